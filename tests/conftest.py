@@ -1,0 +1,44 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from fastapi import FastAPI
+
+from veillee.config import Settings
+from veillee.web import create_app
+
+
+def make_settings(tmp: Path) -> Settings:
+    """Settings for an app under test: a private SQLite file, no pacing."""
+    return Settings(
+        data_dir=tmp,
+        bot_delay_ms=0,
+        trick_pause_ms=0,
+        redis_url=None,
+        database_url=None,
+    )
+
+
+@pytest_asyncio.fixture
+async def app(tmp_path: Path) -> AsyncIterator[FastAPI]:
+    """A started app (lifespan run) on a fresh SQLite file."""
+    application = create_app(make_settings(tmp_path))
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture(scope="session")
+def scaleout_urls() -> tuple[str, str]:
+    """(PostgreSQL async URL, Redis URL) for scale-out tests; see tests/scaleout."""
+    return (
+        os.environ.get(
+            "VEILLEE_TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+        ),
+        os.environ.get("VEILLEE_TEST_REDIS_URL", "redis://127.0.0.1:6379/15"),
+    )

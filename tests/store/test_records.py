@@ -1,0 +1,64 @@
+import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from veillee.store import NotFound, Store, VersionConflict, token_hash
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    s = await Store.open(f"sqlite+aiosqlite:///{tmp_path}/t.db")
+    yield s
+    await s.close()
+
+
+async def test_commit_moves_the_version_and_keeps_the_data(store: Store) -> None:
+    rec = await store.create("table", {"n": 0}, {token_hash("tok"): "seat:0"})
+    done = await store.commit(rec.id, 0, {"n": 1}, client_id="c1")
+    assert not done.duplicate and done.record.version == 1
+    again = await store.load(rec.id)
+    assert again.version == 1 and again.data == {"n": 1} and again.kind == "table"
+    assert await store.role_of(token_hash("tok")) == (rec.id, "seat:0")
+    assert await store.role_of(token_hash("other")) is None
+
+
+async def test_repeated_client_id_is_acknowledged_not_applied(store: Store) -> None:
+    rec = await store.create("table", {"n": 0})
+    await store.commit(rec.id, 0, {"n": 1}, client_id="same")
+    repeat = await store.commit(rec.id, 1, {"n": 99}, client_id="same")
+    assert repeat.duplicate and repeat.record.data == {"n": 1}
+    assert (await store.load(rec.id)).version == 1
+
+
+async def test_stale_version_conflicts(store: Store) -> None:
+    rec = await store.create("table", {"n": 0})
+    await store.commit(rec.id, 0, {"n": 1})
+    with pytest.raises(VersionConflict):
+        await store.commit(rec.id, 0, {"n": 2})
+    assert (await store.load(rec.id)).data == {"n": 1}
+
+
+async def test_racing_commits_exactly_one_wins(store: Store) -> None:
+    rec = await store.create("table", {"n": 0})
+    results = await asyncio.gather(
+        *(store.commit(rec.id, 0, {"n": i}, client_id=f"c{i}") for i in range(8)),
+        return_exceptions=True,
+    )
+    wins = [r for r in results if not isinstance(r, BaseException)]
+    assert len(wins) == 1
+    assert all(isinstance(r, VersionConflict) for r in results if r not in wins)
+    assert (await store.load(rec.id)).version == 1
+
+
+async def test_expired_records_are_listed_and_deleted(store: Store) -> None:
+    now = datetime.now(UTC)
+    old = await store.create("table", {}, {token_hash("x"): "seat:1"}, expires_at=now)
+    fresh = await store.create("table", {}, expires_at=now + timedelta(hours=1))
+    assert await store.expired(now) == [old.id]
+    await store.delete(old.id)
+    with pytest.raises(NotFound):
+        await store.load(old.id)
+    assert await store.role_of(token_hash("x")) is None
+    assert (await store.load(fresh.id)).version == 0

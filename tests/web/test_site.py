@@ -1,0 +1,25 @@
+import httpx
+from fastapi import FastAPI
+
+
+async def test_home_speaks_the_browser_language_and_sets_security_headers(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        fr = await c.get("/", headers={"accept-language": "fr-FR,fr;q=0.9"})
+        en = await c.get("/", headers={"accept-language": "en-GB"})
+        assert "vieux jeux de cartes" in fr.text and 'lang="fr"' in fr.text
+        assert "Old regional card games" in en.text
+        assert "frame-ancestors 'none'" in fr.headers["content-security-policy"]
+        assert fr.headers["x-frame-options"] == "DENY"
+        health = await c.get("/healthz")
+        assert health.json() == {"status": "ok"}
+
+
+async def test_language_toggle_remembers_the_choice(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        r = await c.get("/lang/fr?next=/", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/"
+        c.cookies.set("lang", "fr")
+        page = await c.get("/", headers={"accept-language": "en"})
+        assert 'lang="fr"' in page.text
+        bad = await c.get("/lang/de")
+        assert bad.status_code == 404

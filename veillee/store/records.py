@@ -1,0 +1,299 @@
+"""The store: versioned JSON records, their tokens, and the ids of applied client actions."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from veillee.store.schema import actions, records, tokens
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class NotFound(Exception):
+    """No record with that id (never created, expired, or deleted)."""
+
+
+class VersionConflict(Exception):
+    """The record moved on since the version the change was based on; reload and retry."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One stored table or sheet. ``data`` is the JSON document as a dict."""
+
+    id: str
+    kind: str
+    version: int
+    data: dict[str, Any]
+    updated_at: datetime
+    expires_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """What :meth:`Store.commit` did: the record as stored now, and whether the client id had been
+    applied before (``duplicate``: nothing was written, the earlier result stands)."""
+
+    record: Record
+    duplicate: bool
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a seat or sheet token (SHA-256, hex); tokens are never stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _record(row: Any) -> Record:
+    return Record(
+        id=row.id,
+        kind=row.kind,
+        version=row.version,
+        data=json.loads(row.data),
+        updated_at=_utc(row.updated_at) or datetime.now(UTC),
+        expires_at=_utc(row.expires_at),
+    )
+
+
+class Store:
+    """Async access to records. Create with :meth:`open`, close with :meth:`close`.
+
+    ``url`` is an SQLAlchemy async URL: ``sqlite+aiosqlite:///path.db`` (embedded default, WAL) or
+    ``postgresql+asyncpg://…`` (scale-out). :meth:`open` runs the Alembic migrations to head.
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    @classmethod
+    async def open(cls, url: str) -> Store:
+        """Connect to ``url``, create the SQLite folder if needed, and migrate the schema."""
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            path = url.split(":///", 1)[1]
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"timeout": 30}
+        engine = create_async_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+
+            @event.listens_for(engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.close()
+
+        store = cls(engine)
+        await store._migrate()
+        return store
+
+    async def _migrate(self) -> None:
+        def upgrade(connection: sa.Connection) -> None:
+            cfg = Config()
+            cfg.set_main_option("script_location", str(MIGRATIONS))
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, "head")
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(upgrade)
+
+    async def close(self) -> None:
+        """Release every connection."""
+        await self.engine.dispose()
+
+    async def create(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        roles: dict[str, str] | None = None,
+        expires_at: datetime | None = None,
+        record_id: str | None = None,
+    ) -> Record:
+        """Store a new record at version 0 and return it.
+
+        ``roles`` maps token hashes (see :func:`token_hash`) to roles such as ``"seat:0"`` or
+        ``"scorer"``. ``record_id`` defaults to a fresh random id (96 bits, URL-safe).
+        """
+        now = datetime.now(UTC)
+        rid = record_id or secrets.token_urlsafe(12)
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                records.insert().values(
+                    id=rid,
+                    kind=kind,
+                    version=0,
+                    data=json.dumps(data, separators=(",", ":")),
+                    created_at=now,
+                    updated_at=now,
+                    expires_at=expires_at,
+                )
+            )
+            for digest, role in (roles or {}).items():
+                await conn.execute(
+                    tokens.insert().values(token_hash=digest, record_id=rid, role=role)
+                )
+        return Record(rid, kind, 0, data, now, expires_at)
+
+    async def add_role(self, record_id: str, digest: str, role: str) -> None:
+        """Attach one more token (hash) with ``role`` to a record. Raises NotFound."""
+        async with self.engine.begin() as conn:
+            found = await conn.execute(sa.select(records.c.id).where(records.c.id == record_id))
+            if found.first() is None:
+                raise NotFound(record_id)
+            await conn.execute(
+                tokens.insert().values(token_hash=digest, record_id=record_id, role=role)
+            )
+
+    async def load(self, record_id: str) -> Record:
+        """The record as stored now. Raises NotFound."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(records).where(records.c.id == record_id))).first()
+        if row is None:
+            raise NotFound(record_id)
+        return _record(row)
+
+    async def role_of(self, digest: str) -> tuple[str, str] | None:
+        """``(record_id, role)`` for a token hash, or None if no record knows it."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(tokens.c.record_id, tokens.c.role).where(
+                        tokens.c.token_hash == digest
+                    )
+                )
+            ).first()
+        return (row.record_id, row.role) if row else None
+
+    async def roles(self, record_id: str) -> list[str]:
+        """The roles that have a token on this record (e.g. which seats are taken)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                sa.select(tokens.c.role).where(tokens.c.record_id == record_id)
+            )
+            return sorted(r.role for r in rows)
+
+    async def commit(
+        self,
+        record_id: str,
+        expected_version: int,
+        data: dict[str, Any],
+        client_id: str | None = None,
+        expires_at: datetime | None = None,
+    ) -> Commit:
+        """Write ``data`` as version ``expected_version + 1``, only if the record is still at
+        ``expected_version`` (optimistic concurrency).
+
+        A ``client_id`` already applied to this record is not applied again: the result is the
+        record as it stands, with ``duplicate=True``. Raises VersionConflict if another change got
+        there first, NotFound if the record is gone.
+        """
+        now = datetime.now(UTC)
+        for attempt in range(3):
+            try:
+                async with self.engine.begin() as conn:
+                    if client_id is not None:
+                        seen = (
+                            await conn.execute(
+                                sa.select(actions.c.version).where(
+                                    actions.c.record_id == record_id,
+                                    actions.c.client_id == client_id,
+                                )
+                            )
+                        ).first()
+                        if seen is not None:
+                            row = (
+                                await conn.execute(
+                                    sa.select(records).where(records.c.id == record_id)
+                                )
+                            ).first()
+                            if row is None:
+                                raise NotFound(record_id)
+                            return Commit(_record(row), duplicate=True)
+                    result = await conn.execute(
+                        records.update()
+                        .where(records.c.id == record_id, records.c.version == expected_version)
+                        .values(
+                            version=expected_version + 1,
+                            data=json.dumps(data, separators=(",", ":")),
+                            updated_at=now,
+                            expires_at=expires_at,
+                        )
+                    )
+                    if result.rowcount != 1:
+                        exists = (
+                            await conn.execute(
+                                sa.select(records.c.id).where(records.c.id == record_id)
+                            )
+                        ).first()
+                        if exists is None:
+                            raise NotFound(record_id)
+                        raise VersionConflict(record_id)
+                    if client_id is not None:
+                        await conn.execute(
+                            actions.insert().values(
+                                record_id=record_id,
+                                client_id=client_id,
+                                version=expected_version + 1,
+                            )
+                        )
+                return Commit(
+                    Record(
+                        record_id,
+                        await self._kind(record_id),
+                        expected_version + 1,
+                        data,
+                        now,
+                        expires_at,
+                    ),
+                    duplicate=False,
+                )
+            except sa.exc.OperationalError:
+                # SQLite "database is locked" under a burst of writers: wait and try again.
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.05 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    async def _kind(self, record_id: str) -> str:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(sa.select(records.c.kind).where(records.c.id == record_id))
+            ).first()
+        return row.kind if row else ""
+
+    async def expired(self, now: datetime, kind: str | None = None) -> list[str]:
+        """Ids of records whose ``expires_at`` is at or before ``now`` (optionally of one kind)."""
+        query = sa.select(records.c.id).where(
+            records.c.expires_at.is_not(None), records.c.expires_at <= now
+        )
+        if kind is not None:
+            query = query.where(records.c.kind == kind)
+        async with self.engine.connect() as conn:
+            return [r.id for r in await conn.execute(query)]
+
+    async def delete(self, record_id: str) -> None:
+        """Delete a record with its tokens and action ids (no error if it is already gone)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(actions.delete().where(actions.c.record_id == record_id))
+            await conn.execute(tokens.delete().where(tokens.c.record_id == record_id))
+            await conn.execute(records.delete().where(records.c.id == record_id))

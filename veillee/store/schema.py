@@ -1,0 +1,46 @@
+"""The SQL schema (SQLAlchemy Core). Changes go through an Alembic revision in ``migrations/``."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+records = sa.Table(
+    "records",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True, index=True),
+)
+
+tokens = sa.Table(
+    "tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column(
+        "record_id",
+        sa.String(64),
+        sa.ForeignKey("records.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    sa.Column("role", sa.String(32), nullable=False),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column(
+        "record_id",
+        sa.String(64),
+        sa.ForeignKey("records.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("client_id", sa.String(64), primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+)

@@ -1,0 +1,81 @@
+"""The app factory. Each area of the site is a router module listed in ``ROUTERS``."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response
+from fastapi.staticfiles import StaticFiles
+from prometheus_client import make_asgi_app
+
+from veillee.bus import open_bus
+from veillee.config import Settings
+from veillee.store import Store
+
+WEB = Path(__file__).parent
+
+ROUTERS: tuple[str, ...] = (
+    "veillee.web.pages",
+    "veillee.web.table_routes",
+    "veillee.web.sheet_routes",
+)
+"""Modules exposing ``router`` (an APIRouter) and optionally ``async def start(app, stack)`` to
+run background work for the app's lifetime."""
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; media-src 'self' blob:; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'"
+)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the Veillée app for ``settings`` (default: from the environment).
+
+    The store and bus are opened on startup and closed on shutdown; they are reachable as
+    ``app.state.store`` and ``app.state.bus``.
+    """
+    settings = settings or Settings()
+    modules = [importlib.import_module(name) for name in ROUTERS]
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            store = await Store.open(settings.resolved_database_url())
+            stack.push_async_callback(store.close)
+            bus = open_bus(settings.redis_url)
+            stack.push_async_callback(bus.close)
+            app.state.store = store
+            app.state.bus = bus
+            for module in modules:
+                start = getattr(module, "start", None)
+                if start is not None:
+                    await start(app, stack)
+            yield
+
+    app = FastAPI(title="Veillée", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.settings = settings
+
+    @app.middleware("http")
+    async def security_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    app.mount("/metrics", make_asgi_app())
+    app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
+    for module in modules:
+        app.include_router(module.router)
+    return app

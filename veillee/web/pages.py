@@ -1,0 +1,56 @@
+"""Site pages shared by every area: home, language switch, catalogs for the browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.templating import Jinja2Templates
+
+from veillee.web import i18n
+
+templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+router = APIRouter()
+
+
+def page_lang(request: Request) -> str:
+    """The language for this request (cookie, then Accept-Language)."""
+    return i18n.pick_lang(request.cookies.get("lang"), request.headers.get("accept-language"))
+
+
+def render(request: Request, template: str, **context: Any) -> HTMLResponse:
+    """Render ``template`` with ``lang`` and ``t`` (the translator for that language)."""
+    lang = page_lang(request)
+
+    def tr(key: str, **values: object) -> str:
+        return i18n.t(lang, key, **values)
+
+    return templates.TemplateResponse(
+        request, template, {"lang": lang, "t": tr, "langs": i18n.LANGS, **context}
+    )
+
+
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request) -> HTMLResponse:
+    return render(request, "home.html")
+
+
+@router.get("/lang/{lang}")
+async def switch_lang(lang: str, request: Request, next: str = "/") -> RedirectResponse:
+    """Remember ``lang`` in a cookie and go back to ``next`` (a local path only)."""
+    if lang not in i18n.LANGS:
+        raise HTTPException(404)
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+@router.get("/i18n/{lang}.json")
+async def catalog(lang: str) -> JSONResponse:
+    """The merged catalog of ``lang`` for the browser's scripts."""
+    if lang not in i18n.LANGS:
+        raise HTTPException(404)
+    return JSONResponse(i18n.catalog(lang), headers={"Cache-Control": "max-age=300"})
