@@ -1,0 +1,111 @@
+"""The preset registry: each preset is a game's scoring rules for the sheet, registered by name.
+
+A preset says which settings a sheet of that game has, which outcomes a row may hold and what each
+is worth, and when the rules decide the match. The sheet model (``veillee.sheets.model``) and the
+pages only talk to presets through :class:`Preset`, so adding a game adds a module here and
+touches no page code (STYLE.md: registries, no ``if game == …``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class InvalidEntry(Exception):
+    """A refused change to a sheet; ``reason_code`` is a stable identifier that the web layer
+    translates (e.g. ``"match_decided"``). The sheet is left as it was."""
+
+    def __init__(self, reason_code: str) -> None:
+        super().__init__(reason_code)
+        self.reason_code = reason_code
+
+
+SettingValue = bool | int | str
+"""A setting's value: a switch, a count, or one of a few named choices."""
+
+Result = int | str
+"""A match result: the winning side (0 or 1) or ``"draw"``."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Where the rules decided the match: after row ``index`` (from 0), with ``result``."""
+
+    index: int
+    result: Result
+
+
+class Preset(Protocol):
+    """What the sheet model needs from a game's scoring rules."""
+
+    @property
+    def name(self) -> str:
+        """The registry name (``"aluette"``)."""
+        ...
+
+    @property
+    def seats(self) -> int:
+        """Players round the table (for the dealer display); seats are 0.. clockwise."""
+        ...
+
+    @property
+    def defaults(self) -> Mapping[str, SettingValue]:
+        """Every setting with its default value; no other setting exists."""
+        ...
+
+    @property
+    def live_settings(self) -> frozenset[str]:
+        """Settings that may still change while the sheet has rows (the others lock)."""
+        ...
+
+    def why_bad_setting(self, name: str, value: object) -> str | None:
+        """A reason code if ``value`` is not allowed for setting ``name``, else None."""
+        ...
+
+    def outcomes(self, settings: Mapping[str, SettingValue]) -> tuple[str, ...]:
+        """The outcomes these settings offer, in display order."""
+        ...
+
+    def why_not_offered(self, settings: Mapping[str, SettingValue], outcome: str) -> str | None:
+        """None if ``outcome`` is offered, else a reason code (unknown, or switched off)."""
+        ...
+
+    def points(self, outcome: str) -> int:
+        """What ``outcome`` scores for its side (the other side scores 0)."""
+        ...
+
+    def decision(
+        self, rows: Sequence[tuple[int, int]], settings: Mapping[str, SettingValue]
+    ) -> Decision | None:
+        """The first row after which the rules decide the match, or None while it runs."""
+        ...
+
+    def outcome_for_points(
+        self, points: tuple[int, int], settings: Mapping[str, SettingValue]
+    ) -> tuple[int, str]:
+        """The (side, outcome) a row typed as two numbers stands for; raises InvalidEntry."""
+        ...
+
+
+PRESETS: dict[str, Preset] = {}
+"""Every registered preset by name."""
+
+
+def register(preset: Preset) -> Preset:
+    """Add ``preset`` to :data:`PRESETS` under its name and return it."""
+    PRESETS[preset.name] = preset
+    return preset
+
+
+def find_preset(name: str) -> Preset:
+    """The preset registered as ``name``. Raises InvalidEntry("unknown_preset").
+
+    >>> find_preset("aluette").name
+    'aluette'
+    """
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise InvalidEntry("unknown_preset") from None
