@@ -9,9 +9,16 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from fastapi import FastAPI
+from hypothesis import HealthCheck, settings
 
 from veillee.config import Settings
 from veillee.web import create_app
+
+# Timings vary on a loaded 2-core machine: no per-example deadline, no "too slow" health check.
+settings.register_profile(
+    "veillee", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("veillee")
 
 
 def make_settings(tmp: Path) -> Settings:
