@@ -1,0 +1,196 @@
+"""What each seat may see of a partie: ``view`` and ``observation`` (docs/chouine-views.md).
+
+Implements rules/chouine.md §10 (what each seat may see) and §5.2 (announcement at play, reveal
+of the other cards when the trick is complete). Nothing here holds a card of the opponent's hand
+that was not shown, nor any card of the talon.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from veillee.games.chouine.rules import (
+    CARD_CODES,
+    HOW,
+    KINDS,
+    SUIT_LETTERS,
+    State,
+    card_refusal,
+    code_list,
+    display_order,
+    legal_actions,
+    outcome,
+)
+
+
+def _declaration_complete(state: State, trick: int) -> bool:
+    """True once the trick a declaration was made in is complete (or the partie is over)."""
+    return state.to_act is None or len(state.tricks) >= trick
+
+
+def _declarations(state: State) -> list[list[dict[str, Any]]]:
+    out: list[list[dict[str, Any]]] = [[], []]
+    for seat, kind, suit, points, combo, trick, card in state.declarations:
+        shown = code_list(combo) if _declaration_complete(state, trick) else [CARD_CODES[card]]
+        if len(shown) > 1:
+            # The card played first, then the others as shown (rules §5.2).
+            shown = [CARD_CODES[card]] + [c for c in shown if c != CARD_CODES[card]]
+        out[seat].append(
+            {
+                "kind": KINDS[kind],
+                "suit": SUIT_LETTERS[suit] if suit >= 0 else None,
+                "points": points,
+                "cards": shown,
+            }
+        )
+    return out
+
+
+def _play_declaration(state: State, trick: int, seat: int) -> dict[str, Any] | None:
+    for d in state.declarations:
+        if d[5] == trick and d[0] == seat:
+            return {
+                "kind": KINDS[d[1]],
+                "suit": SUIT_LETTERS[d[2]] if d[2] >= 0 else None,
+                "points": d[3],
+            }
+    return None
+
+
+def _trick_in_play(state: State) -> list[dict[str, Any]]:
+    out = []
+    seat = state.leader
+    for card in state.trick:
+        out.append(
+            {
+                "seat": seat,
+                "card": CARD_CODES[card],
+                "declaration": _play_declaration(state, state.trick_number, seat),
+            }
+        )
+        seat = 1 - seat
+    return out
+
+
+def _trick_cards(t: tuple[int, int, int, int]) -> list[dict[str, Any]]:
+    return [{"seat": t[0], "card": CARD_CODES[t[1]]}, {"seat": 1 - t[0], "card": CARD_CODES[t[2]]}]
+
+
+def view(state: State, seat: int) -> dict[str, Any]:
+    """Everything ``seat``'s screen may show now, JSON-ready (docs/chouine-views.md, rules §10).
+
+    Raises ``ValueError`` for a seat other than 0 or 1.
+    """
+    if seat not in (0, 1):
+        raise ValueError("seat must be 0 or 1")
+    over = state.to_act is None
+    hand = state.hands[seat]
+    last_trick = None
+    if state.tricks and not state.trick:
+        t = state.tricks[-1]
+        last_trick = {"cards": _trick_cards(t), "winner": t[3]}
+    opponent = 1 - seat
+    opponent_last = None
+    for t in reversed(state.tricks):
+        if t[3] == opponent:
+            opponent_last = [CARD_CODES[t[1]], CARD_CODES[t[2]]]
+            break
+    legal = [str(a) for a in legal_actions(state)] if state.to_act == seat else []
+    refusals: dict[str, str] = {}
+    for c in display_order(hand, state.trump):
+        reason = card_refusal(state, seat, c)
+        if reason is not None:
+            refusals[CARD_CODES[c]] = reason
+    result: dict[str, Any] | None = None
+    if over:
+        result = dict(outcome(state) or {})
+        result["piles"] = [code_list(p) for p in state.piles]
+        chouine_cards = None
+        if state.chouine is not None:
+            for d in state.declarations:
+                if d[0] == state.chouine and KINDS[d[1]] == "chouine":
+                    chouine_cards = [CARD_CODES[c] for c in display_order(d[4], state.trump)]
+        result["chouine_cards"] = chouine_cards
+    return {
+        "seat": seat,
+        "dealer": state.dealer,
+        "trump": SUIT_LETTERS[state.trump],
+        "turn_up": CARD_CODES[state.turn_up] if state.turn_up >= 0 else None,
+        "talon_count": len(state.talon),
+        "trick_number": state.trick_number,
+        "phase": 1 if state.trick_number <= 11 else 2,
+        "to_act": state.to_act,
+        "prompt": "seven" if state.prompt else None,
+        "hand": [CARD_CODES[c] for c in display_order(hand, state.trump)],
+        "hand_counts": [state.hands[0].bit_count(), state.hands[1].bit_count()],
+        "trick": _trick_in_play(state),
+        "last_trick": last_trick,
+        "declarations": _declarations(state),
+        "declared_suits": [
+            [SUIT_LETTERS[s] for s in range(4) if m >> s & 1] for m in state.declared_suits
+        ],
+        "quinte_declared": list(state.quinte_declared),
+        "piles": [sum(1 for t in state.tricks if t[3] == s) for s in (0, 1)],
+        "own_tricks": [[CARD_CODES[t[1]], CARD_CODES[t[2]]] for t in state.tricks if t[3] == seat],
+        "opponent_last_trick": opponent_last,
+        "taken_turn_ups": [
+            {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in state.taken_turn_ups
+        ],
+        "legal": legal,
+        "refusals": refusals,
+        "outcome": result,
+    }
+
+
+def opponent_known_mask(state: State, seat: int) -> int:
+    """Mask of the cards ``seat`` knows to be in the opponent's hand now: cards of its shown
+    declarations and turn-ups it took, not played since (rules §5.2, §6, §10)."""
+    opponent = 1 - seat
+    played = state.piles[0] | state.piles[1]
+    for c in state.trick:
+        played |= 1 << c
+    known = 0
+    for d in state.declarations:
+        if d[0] == opponent and _declaration_complete(state, d[5]):
+            known |= d[4]
+    for t in state.taken_turn_ups:
+        if t[0] == opponent:
+            known |= 1 << t[1]
+    return known & ~played
+
+
+def unseen_mask(state: State, seat: int) -> int:
+    """Mask of the cards ``seat`` has never seen: not in its hand, never played, not the turn-up,
+    not known in the opponent's hand. Once the talon is empty the opponent's hand is exactly
+    ``opponent_known_mask | unseen_mask``."""
+    seen = state.hands[seat] | state.piles[0] | state.piles[1] | opponent_known_mask(state, seat)
+    for c in state.trick:
+        seen |= 1 << c
+    if state.turn_up >= 0:
+        seen |= 1 << state.turn_up
+    for t in state.taken_turn_ups:
+        seen |= 1 << t[1]
+    return ((1 << 32) - 1) & ~seen
+
+
+def observation(state: State, seat: int) -> dict[str, Any]:
+    """:func:`view` plus what ``seat`` has witnessed: ``plays``, ``tricks``, ``drawn``,
+    ``opponent_known`` and ``unseen`` (docs/chouine-views.md). Computer players decide from this
+    only; it holds nothing ``seat`` did not see."""
+    obs = view(state, seat)
+    plays: list[dict[str, Any]] = []
+    tricks: list[dict[str, Any]] = []
+    for i, t in enumerate(state.tricks, start=1):
+        for entry in _trick_cards(t):
+            entry["trick"] = i
+            entry["declaration"] = _play_declaration(state, i, entry["seat"])
+            plays.append({k: entry[k] for k in ("trick", "seat", "card", "declaration")})
+        tricks.append({"trick": i, "cards": _trick_cards(t), "winner": t[3]})
+    for entry in _trick_in_play(state):
+        plays.append({"trick": state.trick_number, **entry})
+    obs["plays"] = plays
+    obs["tricks"] = tricks
+    obs["drawn"] = [CARD_CODES[c] for c in state.drawn[seat]]
+    obs["opponent_known"] = code_list(opponent_known_mask(state, seat))
+    obs["unseen"] = code_list(unseen_mask(state, seat))
+    return obs
