@@ -1,0 +1,47 @@
+"""Charlemagne (Canadian form, 34 cards): the engine contract of DESIGN.md §2.
+
+Rules: ``shared/rules/charlemagne.md``. Text notation: docs/notation.md (Charlemagne); what
+``view`` and ``observation`` hold: docs/charlemagne-views.md. The match to 32 is in ``match``,
+the computer players in ``bot``.
+"""
+
+from __future__ import annotations
+
+from .rules import (
+    LADDER,
+    POINTS,
+    REASONS,
+    Action,
+    State,
+    apply,
+    deal,
+    deal_random,
+    effective_suit,
+    from_json,
+    legal_actions,
+    outcome,
+    strength,
+    to_json,
+    why_illegal,
+)
+from .views import observation, view
+
+__all__ = [
+    "LADDER",
+    "POINTS",
+    "REASONS",
+    "Action",
+    "State",
+    "apply",
+    "deal",
+    "deal_random",
+    "effective_suit",
+    "from_json",
+    "legal_actions",
+    "observation",
+    "outcome",
+    "strength",
+    "to_json",
+    "view",
+    "why_illegal",
+]

@@ -1,0 +1,182 @@
+"""A Charlemagne match: hands until a team reaches the target (32), the deal passing left.
+
+Implements rules §2 (random first dealer, deal passes one seat left after every hand, first team
+to 32 or more wins at once) and §11, under docs/match-contract.md. Teams: 0 = NS, 1 = EW.
+
+>>> import random
+>>> m = new_match(random.Random(7))
+>>> m.scores, m.target, m.hand, is_over(m)
+((0, 0), 32, 1, False)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from veillee.games import IllegalAction
+
+from . import rules, views
+from .rules import Action, State
+
+seats = 4
+"""Number of seats at a Charlemagne table."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """The match value: ``scores`` [NS, EW], ``target``, ``dealer`` of the current hand,
+    ``hand`` number (1-based), ``results`` of finished hands (dicts, see :func:`view`),
+    ``winner`` team or None, and ``deal`` the current hand's state."""
+
+    target: int
+    scores: tuple[int, int]
+    dealer: int
+    hand: int
+    deal: State
+    results: tuple[dict[str, Any], ...] = ()
+    winner: int | None = None
+
+
+def new_match(rng: random.Random, target: int = 32) -> Match:
+    """A new match: first dealer drawn with ``rng``, first hand dealt with ``rng``.
+
+    Raises ValueError for a target below 1.
+    """
+    if target < 1:
+        raise ValueError("target must be positive")
+    dealer = rng.randrange(seats)
+    return Match(
+        target=target,
+        scores=(0, 0),
+        dealer=dealer,
+        hand=1,
+        deal=rules.deal_random(rng, dealer=dealer),
+    )
+
+
+def to_act(m: Match) -> int | None:
+    """Seat to act in the current hand, None when it is over."""
+    return m.deal.to_act
+
+
+def legal_actions(m: Match) -> list[Action]:
+    """``rules.legal_actions`` of the current hand ([] when it is over)."""
+    return rules.legal_actions(m.deal)
+
+
+def deal_over(m: Match) -> bool:
+    """True once the current hand has stopped (§10)."""
+    return m.deal.phase == "over"
+
+
+def is_over(m: Match) -> bool:
+    """True once a team has reached the target."""
+    return m.winner is not None
+
+
+def winner(m: Match) -> int | None:
+    """The winning team (0 = NS, 1 = EW), or None while the match runs."""
+    return m.winner
+
+
+def why_illegal(m: Match, seat: int, action: Action) -> str | None:
+    """Reason code or None; adds ``match_over`` and ``deal_over`` to the hand's own codes."""
+    if is_over(m):
+        return "match_over"
+    if deal_over(m):
+        return "deal_over"
+    return rules.why_illegal(m.deal, seat, action)
+
+
+def apply(m: Match, action: Action) -> Match:
+    """Apply ``action`` to the current hand; when that ends it, score it at once (§11).
+
+    Raises :class:`veillee.games.IllegalAction` (``m`` is a value and never changes).
+    """
+    seat = to_act(m)
+    reason = why_illegal(m, -1 if seat is None else seat, action)
+    if reason is not None:
+        raise IllegalAction(reason)
+    state = rules.apply(m.deal, action)
+    result = rules.outcome(state)
+    if result is None:
+        return replace(m, deal=state)
+    scores = list(m.scores)
+    scores[result["scoring_team"]] += result["points"]
+    record = {"hand": m.hand, "dealer": m.dealer, **result}
+    won = result["scoring_team"] if scores[result["scoring_team"]] >= m.target else None
+    return replace(
+        m,
+        deal=state,
+        scores=(scores[0], scores[1]),
+        results=(*m.results, record),
+        winner=won,
+    )
+
+
+def next_deal(m: Match, rng: random.Random) -> Match:
+    """Deal the next hand with ``rng``, the deal passing one seat left (§2).
+
+    Raises IllegalAction ``deal_not_over`` or ``match_over``.
+    """
+    if is_over(m):
+        raise IllegalAction("match_over")
+    if not deal_over(m):
+        raise IllegalAction("deal_not_over")
+    dealer = rules.left(m.dealer)
+    return replace(m, dealer=dealer, hand=m.hand + 1, deal=rules.deal_random(rng, dealer=dealer))
+
+
+def _match_part(m: Match) -> dict[str, Any]:
+    return {
+        "target": m.target,
+        "scores": list(m.scores),
+        "hand": m.hand,
+        "dealer": m.dealer,
+        "over": is_over(m),
+        "winner": m.winner,
+        "results": [dict(r) for r in m.results],
+    }
+
+
+def view(m: Match, seat: int) -> dict[str, Any]:
+    """``{"match": {...}, "deal": views.view(current hand, seat)}`` (JSON-ready).
+
+    The match part: ``target``, ``scores`` [NS, EW], ``hand`` number, ``dealer``, ``over``,
+    ``winner`` (team or null), ``results`` (per finished hand: ``hand``, ``dealer`` and the
+    hand's outcome keys).
+    """
+    return {"match": _match_part(m), "deal": views.view(m.deal, seat)}
+
+
+def observation(m: Match, seat: int) -> dict[str, Any]:
+    """``{"match": {...}, "deal": views.observation(current hand, seat)}``."""
+    return {"match": _match_part(m), "deal": views.observation(m.deal, seat)}
+
+
+def to_json(m: Match) -> dict[str, Any]:
+    """The match as plain JSON types (server side: the deal part holds hidden cards)."""
+    return {
+        "target": m.target,
+        "scores": list(m.scores),
+        "dealer": m.dealer,
+        "hand": m.hand,
+        "deal": rules.to_json(m.deal),
+        "results": [dict(r) for r in m.results],
+        "winner": m.winner,
+    }
+
+
+def from_json(data: dict[str, Any]) -> Match:
+    """The inverse of :func:`to_json`."""
+    return Match(
+        target=int(data["target"]),
+        scores=(int(data["scores"][0]), int(data["scores"][1])),
+        dealer=int(data["dealer"]),
+        hand=int(data["hand"]),
+        deal=rules.from_json(data["deal"]),
+        results=tuple(dict(r) for r in data["results"]),
+        winner=data["winner"],
+    )
