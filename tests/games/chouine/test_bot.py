@@ -1,0 +1,208 @@
+"""The computer player keeps each promise of the Chouine product page ("The computer follows the
+usual advice"), on constructed observations (docs/chouine-views.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from veillee.cards import PIQUET_32
+from veillee.games.chouine import bot
+
+
+def observation(
+    hand: Sequence[str],
+    *,
+    trump: str = "H",
+    turn_up: str | None = "9H",
+    talon_count: int = 11,
+    trick_number: int = 6,
+    trick: Sequence[tuple[int, str]] = (),
+    played: Sequence[str] = (),
+    tricks: Sequence[dict[str, Any]] = (),
+    opponent_known: Sequence[str] = (),
+    opponent_count: int = 5,
+    declarations: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], []),
+    prompt: str | None = None,
+    seat: int = 0,
+) -> dict[str, Any]:
+    """A contract-shaped observation of seat ``seat``; ``played`` lists cards gone to tricks."""
+    seen = set(hand) | set(played) | set(opponent_known) | {c for _, c in trick}
+    if turn_up:
+        seen.add(turn_up)
+    unseen = [c for c in PIQUET_32 if c not in seen]
+    return {
+        "seat": seat,
+        "dealer": 1,
+        "trump": trump,
+        "turn_up": turn_up,
+        "talon_count": talon_count,
+        "trick_number": trick_number,
+        "phase": 1 if talon_count else 2,
+        "to_act": seat,
+        "prompt": prompt,
+        "hand": list(hand),
+        "hand_counts": [len(hand), opponent_count] if seat == 0 else [opponent_count, len(hand)],
+        "trick": [{"seat": s, "card": c, "declaration": None} for s, c in trick],
+        "last_trick": None,
+        "declarations": [list(declarations[0]), list(declarations[1])],
+        "declared_suits": [
+            sorted({d["suit"] for d in declarations[0] if d["kind"] != "quinte"}),
+            sorted({d["suit"] for d in declarations[1] if d["kind"] != "quinte"}),
+        ],
+        "quinte_declared": [
+            any(d["kind"] == "quinte" for d in declarations[0]),
+            any(d["kind"] == "quinte" for d in declarations[1]),
+        ],
+        "piles": [0, 0],
+        "own_tricks": [],
+        "opponent_last_trick": None,
+        "taken_turn_ups": [],
+        "legal": [],
+        "refusals": {},
+        "outcome": None,
+        "plays": [{"trick": 1, "seat": 1, "card": c, "declaration": None} for c in played],
+        "tricks": list(tricks),
+        "drawn": [],
+        "opponent_known": list(opponent_known),
+        "unseen": unseen,
+    }
+
+
+def plain(hand: Sequence[str]) -> list[str]:
+    return list(hand)
+
+
+def test_talon_lead_throws_a_low_non_trump_card_first() -> None:
+    hand = ["AS", "KD", "TH", "7C", "QS"]
+    assert bot.choose(observation(hand), plain(hand)) == "7C"
+
+
+def test_talon_follow_discards_low_non_trump_rather_than_trump_a_blank_card() -> None:
+    hand = ["7C", "AS", "KD", "TH", "8H"]
+    obs = observation(hand, trick=[(1, "9D")])
+    assert bot.choose(obs, plain(hand)) == "7C"
+
+
+def test_talon_keeps_brisques_trumps_and_a_king_whose_queen_is_unseen() -> None:
+    hand = ["KS", "AD", "7H", "TC", "JC"]
+    assert bot.choose(observation(hand), plain(hand)) == "JC"
+
+
+def test_talon_throws_a_king_whose_queen_has_been_played() -> None:
+    hand = ["KS", "AD", "7H", "TC", "JC"]
+    assert bot.choose(observation(hand, played=["QS", "8D"]), plain(hand)) == "KS"
+
+
+def test_talon_takes_an_ace_led_with_a_cheap_trump() -> None:
+    hand = ["9C", "8D", "KD", "TH", "7H"]
+    obs = observation(hand, trick=[(1, "AS")])
+    assert bot.choose(obs, plain(hand)) == "7H"
+
+
+def test_talon_takes_a_ten_led_with_the_cheapest_trump() -> None:
+    hand = ["9C", "QS", "KD", "8H", "7H"]
+    obs = observation(hand, trick=[(1, "TS")])
+    assert bot.choose(obs, plain(hand)) == "7H"
+
+
+def test_talon_wins_a_low_lead_when_a_worthless_card_beats_it() -> None:
+    hand = ["9S", "AD", "KD", "TH", "8C"]
+    obs = observation(hand, trick=[(1, "7S")])
+    assert bot.choose(obs, plain(hand)) == "9S"
+
+
+def test_declares_the_best_combination_with_the_card_it_plays() -> None:
+    # C11-like: a plain tierce (and its mariage) in diamonds, trump spades.
+    hand = ["KD", "QD", "JD", "7C", "8S"]
+    legal = [
+        "KD",
+        "KD tierce",
+        "KD mariage",
+        "QD",
+        "QD tierce",
+        "QD mariage",
+        "JD",
+        "JD tierce",
+        "7C",
+        "8S",
+    ]
+    choice = bot.choose(observation(hand, trump="S", turn_up="9S"), legal)
+    assert choice.split()[1:] == ["tierce"]
+
+
+def test_declares_a_chouine_at_once() -> None:
+    hand = ["AC", "TC", "KC", "QC", "JC"]
+    legal = [*hand, *(f"{c} chouine" for c in hand), "KC mariage", "JC tierce", "AC quateron"]
+    choice = bot.choose(observation(hand, trick_number=1), legal)
+    assert choice.endswith(" chouine")
+
+
+def test_swaps_the_seven_at_once_under_a_king() -> None:
+    hand = ["7H", "8C", "9C", "AD", "JS"]
+    obs = observation(hand, turn_up="KH", trick_number=3)
+    assert bot.choose(obs, ["swap", *hand]) == "swap"
+
+
+def test_keeps_the_seven_under_a_nine_until_the_last_chance() -> None:
+    hand = ["7H", "8C", "9C", "AD", "JS"]
+    obs = observation(hand, turn_up="9H", trick_number=3)
+    assert bot.choose(obs, ["swap", *hand]) != "swap"
+
+
+def test_swaps_the_seven_at_the_last_chance_prompt() -> None:
+    hand = ["7H", "8C", "9C", "AD", "JS"]
+    obs = observation(hand, turn_up="9H", trick_number=11, talon_count=1, prompt="seven")
+    assert bot.choose(obs, ["swap", "continue"]) == "swap"
+
+
+def test_swaps_the_seven_before_leading_trick_11() -> None:
+    hand = ["7H", "8C", "9C", "AD", "JS"]
+    obs = observation(hand, turn_up="8H", trick_number=11, talon_count=1)
+    assert bot.choose(obs, ["swap", *hand]) == "swap"
+
+
+def test_answers_the_prompt_without_the_seven_by_carrying_on() -> None:
+    hand = ["8H", "8C", "9C", "AD", "JS"]
+    obs = observation(hand, turn_up="9H", trick_number=11, talon_count=1, prompt="seven")
+    assert bot.choose(obs, ["continue"]) == "continue"
+
+
+def endgame_observation(settled: int) -> dict[str, Any]:
+    """Trick 15, trump H: I hold AH 7S, the other seat TH 8S; ``settled`` = my card points so far
+    minus theirs, carried by one completed trick."""
+    played = [c for c in PIQUET_32 if c not in ("AH", "7S", "TH", "8S")]
+    tricks = [
+        {"trick": 1, "cards": [{"seat": 0, "card": "9D"}, {"seat": 1, "card": "8D"}], "winner": 0}
+    ]
+    declarations: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    if settled >= 0:
+        declarations[0].append({"kind": "mariage", "suit": "C", "points": settled, "cards": []})
+    else:
+        declarations[1].append({"kind": "mariage", "suit": "C", "points": -settled, "cards": []})
+    return observation(
+        ["AH", "7S"],
+        turn_up=None,
+        talon_count=0,
+        trick_number=15,
+        played=played,
+        tricks=tricks,
+        opponent_count=2,
+        declarations=declarations,
+    )
+
+
+def test_endgame_plays_the_winning_line() -> None:
+    # Leading AH nets 11 (the ten falls, then 8S takes 7S and the dix de der): 20 behind, that
+    # loses; leading 7S first nets 31 (the ten must fall to the ace in the last trick): it wins.
+    obs = endgame_observation(-20)
+    assert sorted(obs["unseen"]) == ["8S", "TH"]
+    assert bot.choose(obs, ["AH", "7S"]) == "7S"
+
+
+def test_endgame_maximises_the_margin_when_winning_anyway() -> None:
+    assert bot.choose(endgame_observation(60), ["AH", "7S"]) == "7S"
+
+
+def test_endgame_loses_small_when_losing_anyway() -> None:
+    assert bot.choose(endgame_observation(-100), ["AH", "7S"]) == "7S"

@@ -1,0 +1,269 @@
+"""The endgame solver against a brute-force minimax over every legal action (rules §4.3, §5, §7,
+§9), and on hand-checked positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from veillee.games.chouine import solver
+from veillee.games.chouine.solver import CHOUINE, Endgame, solve
+
+STRENGTH = {r: i + 1 for i, r in enumerate("789JQKTA")}
+POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+COMBOS = {
+    "mariage": ("KQ", 20),
+    "tierce": ("KQJ", 30),
+    "quateron": ("AKQJ", 40),
+    "chouine": ("ATKQJ", 0),
+}
+
+
+def follows(hand: frozenset[str], lead: str, trump: str) -> list[str]:
+    """rules §4.3, written out as in the rules file."""
+    same = [c for c in hand if c[1] == lead[1]]
+    if same:
+        if lead[1] == trump:
+            higher = [c for c in same if STRENGTH[c[0]] > STRENGTH[lead[0]]]
+            return higher or same
+        return same
+    trumps = [c for c in hand if c[1] == trump]
+    return trumps or sorted(hand)
+
+
+def options(
+    hand: frozenset[str], card: str, declared: frozenset[str], trump: str
+) -> list[tuple[str | None, int, frozenset[str]]]:
+    """Every declaration (or none) ``card`` may carry: (kind, points, declared after) (§5)."""
+    out: list[tuple[str | None, int, frozenset[str]]] = [(None, 0, declared)]
+    s = card[1]
+    if s not in declared:
+        for kind, (ranks, pts) in COMBOS.items():
+            cards = {r + s for r in ranks}
+            if card in cards and cards <= hand:
+                out.append((kind, 2 * pts if s == trump else pts, declared | {s}))
+    brisques = [c for c in hand if c[0] in "AT"]
+    if card[0] in "AT" and "quinte" not in declared and len(brisques) >= 5:
+        out.append(("quinte", 50, declared | {"quinte"}))
+    return out
+
+
+def brute(
+    hands: tuple[frozenset[str], frozenset[str]],
+    leader: int,
+    declared: tuple[frozenset[str], frozenset[str]],
+    trump: str,
+) -> int:
+    """Seat 0's future points minus seat 1's with best play, over every legal action."""
+    follower = 1 - leader
+    sign = 1 if leader == 0 else -1
+    best: int | None = None
+    for lead in sorted(hands[leader]):
+        for lkind, lpts, ldecl in options(hands[leader], lead, declared[leader], trump):
+            if lkind == "chouine":
+                # §9: a plain chouine loses only to the follower's trump chouine.
+                theirs = {r + trump for r in "ATKQJ"}
+                lost = (
+                    lead[1] != trump
+                    and theirs <= hands[follower]
+                    and trump not in declared[follower]
+                )
+                value = -sign * CHOUINE if lost else sign * CHOUINE
+            else:
+                worst: int | None = None
+                for f in follows(hands[follower], lead, trump):
+                    for fkind, fpts, fdecl in options(
+                        hands[follower], f, declared[follower], trump
+                    ):
+                        if fkind == "chouine":
+                            v = -sign * CHOUINE
+                        else:
+                            new_hands = [set(hands[0]), set(hands[1])]
+                            new_hands[leader].discard(lead)
+                            new_hands[follower].discard(f)
+                            pts = POINTS[lead[0]] + POINTS[f[0]]
+                            fw = (f[1] == lead[1] and STRENGTH[f[0]] > STRENGTH[lead[0]]) or (
+                                f[1] != lead[1] and f[1] == trump
+                            )
+                            winner = follower if fw else leader
+                            if not new_hands[0]:
+                                pts += 10
+                            trick_value = pts if winner == 0 else -pts
+                            decl_value = sign * (lpts - fpts)
+                            new_decl = [declared[0], declared[1]]
+                            new_decl[leader] = ldecl
+                            new_decl[follower] = fdecl
+                            rest = 0
+                            if new_hands[0]:
+                                rest = brute(
+                                    (frozenset(new_hands[0]), frozenset(new_hands[1])),
+                                    winner,
+                                    (new_decl[0], new_decl[1]),
+                                    trump,
+                                )
+                            v = trick_value + decl_value + rest
+                        # the follower minimises the leader's value
+                        if worst is None or sign * v < sign * worst:
+                            worst = v
+                assert worst is not None
+                value = worst
+            if best is None or sign * value > sign * best:
+                best = value
+    assert best is not None
+    return best
+
+
+def mask_declared(decl: frozenset[str]) -> int:
+    return solver.declared_mask([s for s in decl if s != "quinte"], "quinte" in decl)
+
+
+def random_position(
+    rng: random.Random, n: int
+) -> tuple[list[str], list[str], str, list[frozenset[str]]]:
+    # Few suits make combinations and follow duties frequent.
+    suits = rng.sample("SHDC", rng.choice([2, 3]))
+    pool = [r + s for s in suits for r in "789JQKTA"]
+    cards = rng.sample(pool, 2 * n)
+    trump = rng.choice(suits)
+    declared = [
+        frozenset(s for s in suits if rng.random() < 0.2)
+        | ({"quinte"} if rng.random() < 0.3 else set())
+        for _ in range(2)
+    ]
+    return cards[:n], cards[n:], trump, declared
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_solver_value_equals_brute_force_minimax_when_leading(n: int) -> None:
+    rng = random.Random(1000 + n)
+    for _ in range(60 if n < 4 else 25):
+        mine, theirs, trump, declared = random_position(rng, n)
+        expected = brute((frozenset(mine), frozenset(theirs)), 0, (declared[0], declared[1]), trump)
+        got = solve(
+            Endgame.from_cards(
+                trump,
+                mine,
+                theirs,
+                i_lead=True,
+                my_declared=mask_declared(declared[0]),
+                their_declared=mask_declared(declared[1]),
+            )
+        )
+        assert got.value == expected, (mine, theirs, trump, declared)
+
+
+def follow_values(
+    mine: list[str], theirs: list[str], lead: str, trump: str, declared: list[frozenset[str]]
+) -> dict[str, int]:
+    """Brute-force value for me (seat 0, following) of each legal follow to ``lead``."""
+    out: dict[str, int] = {}
+    for f in follows(frozenset(mine), lead, trump):
+        best: int | None = None
+        for kind, pts, decl in options(frozenset(mine), f, declared[0], trump):
+            if kind == "chouine":
+                v = CHOUINE
+            else:
+                fw = (f[1] == lead[1] and STRENGTH[f[0]] > STRENGTH[lead[0]]) or (
+                    f[1] != lead[1] and f[1] == trump
+                )
+                trick = POINTS[lead[0]] + POINTS[f[0]] + (10 if len(mine) == 1 else 0)
+                rest = 0
+                if len(mine) > 1:
+                    rest = brute(
+                        (frozenset(mine) - {f}, frozenset(theirs)),
+                        0 if fw else 1,
+                        (decl, declared[1]),
+                        trump,
+                    )
+                v = pts + (trick if fw else -trick) + rest
+            best = v if best is None else max(best, v)
+        assert best is not None
+        out[f] = best
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_solver_follow_values_equal_brute_force_minimax(n: int) -> None:
+    rng = random.Random(2000 + n)
+    for _ in range(60 if n < 4 else 25):
+        mine, theirs, trump, declared = random_position(rng, n)
+        lead, theirs = theirs[0], theirs[1:]
+        expected = follow_values(mine, theirs, lead, trump, declared)
+        got = solve(
+            Endgame.from_cards(
+                trump,
+                mine,
+                theirs,
+                i_lead=False,
+                lead=lead,
+                my_declared=mask_declared(declared[0]),
+                their_declared=mask_declared(declared[1]),
+            )
+        )
+        assert dict(got.values) == expected, (mine, theirs, lead, trump, declared)
+        assert got.value == max(expected.values())
+
+
+def test_solver_matches_brute_force_on_five_card_hands_with_quinte_and_chouine() -> None:
+    rng = random.Random(5)
+    for i in range(12):
+        mine, theirs, trump, declared = random_position(rng, 5)
+        if i % 4 == 0:
+            mine = ["AS", "TS", "AH", "TH", "AD"]
+            theirs = [c for c in ["KS", "QS", "JS", "9H", "TD", "KH", "7D"] if c not in mine][:5]
+            declared = [frozenset(), frozenset()]
+        if i % 4 == 1:
+            trump = "C"
+            mine = ["AC", "TC", "KC", "QC", "JC"] if i % 8 == 1 else ["AD", "TD", "KD", "QD", "JD"]
+            theirs = ["AS", "TS", "KS", "QS", "JS"]
+            declared = [frozenset(), frozenset()]
+        expected = brute((frozenset(mine), frozenset(theirs)), 0, (declared[0], declared[1]), trump)
+        got = solve(
+            Endgame.from_cards(
+                trump,
+                mine,
+                theirs,
+                i_lead=True,
+                my_declared=mask_declared(declared[0]),
+                their_declared=mask_declared(declared[1]),
+            )
+        )
+        assert got.value == expected, (mine, theirs, trump, declared)
+
+
+def test_chouine_at_trick_12_wins_outright() -> None:
+    e = Endgame.from_cards(
+        "C", ["AD", "TD", "KD", "QD", "JD"], ["AC", "7S", "8S", "9S", "7H"], i_lead=True
+    )
+    s = solve(e)
+    assert s.declaration == "chouine"
+    assert s.value == CHOUINE
+
+
+def test_quinte_declared_with_five_brisques_at_trick_12() -> None:
+    e = Endgame.from_cards(
+        "H", ["AS", "TS", "AD", "TD", "AC"], ["7S", "8S", "9S", "7D", "8D"], i_lead=True
+    )
+    s = solve(e)
+    assert s.declaration == "quinte"
+
+
+def test_c1_trump_led_follower_must_beat_with_the_ace() -> None:
+    # C1: trump H, B leads KH, A holds 7H AH QS 9D: only AH is legal.
+    e = Endgame.from_cards(
+        "H", ["7H", "AH", "QS", "9D"], ["7S", "8S", "9S"], i_lead=False, lead="KH"
+    )
+    s = solve(e)
+    assert list(s.values) == ["AH"]
+    assert s.card == "AH"
+
+
+def test_void_follower_must_trump_else_plays_anything_c4_c5() -> None:
+    # C4: void in the led suit, must trump (either trump).
+    legal = solver.legal_follows(solver.mask_of(["8H", "TH", "AS"]), solver.card_index("KD"), 1)
+    assert solver.cards_of(legal) == ["8H", "TH"]
+    # C5: void in led suit and in trumps: anything.
+    legal = solver.legal_follows(solver.mask_of(["AS", "7C"]), solver.card_index("KD"), 1)
+    assert sorted(solver.cards_of(legal)) == ["7C", "AS"]
+    assert not solver.follower_wins(solver.card_index("KD"), solver.card_index("AS"), 1)

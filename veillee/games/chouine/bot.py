@@ -1,0 +1,269 @@
+"""The Chouine computer player, as the Chouine product page promises ("The computer follows the
+usual advice").
+
+``choose(observation, legal_actions, rng)`` decides from ``observation(state, seat)`` only
+(docs/chouine-views.md): it never sees the state, so it cannot look at the other hand or the talon.
+
+- While the talon lasts (rules §4.2): it throws away the sevens, eights and nines of non-trump suits
+  first; it keeps brisques, trumps, and any king or queen whose partner has not been seen (played or
+  shown); it takes a trick whenever a cheap card wins it, most keenly when an ace or a ten was led.
+- It declares the best combination whenever it plays a card from one, and a chouine at once
+  (§5, §9).
+- It swaps the seven of trumps at once under an ace, ten, king, queen or jack, otherwise at its last
+  chance: the prompt, or before leading trick 11 (§6).
+- Once the talon is empty the other hand is ``opponent_known + unseen``: the endgame solver
+  (``solver.py``) searches every way the last tricks can go and plays to win the partie, then for
+  the biggest margin.
+
+Every decision is deterministic: ``rng`` is accepted for the computer-player contract
+(docs/match-contract.md) and not needed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from veillee.games.chouine import solver
+
+STRENGTH = {r: i + 1 for i, r in enumerate("789JQKTA")}
+"""Trick strength of each rank (rules §1)."""
+CARD_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+"""Card points of each rank (rules §1)."""
+SUIT_COMBINATION_POINTS = {"mariage": 20, "tierce": 30, "quateron": 40}
+"""Plain-suit value of each suit combination; doubled in trumps (rules §5.1)."""
+SWAP_UNDER = frozenset("ATKQJ")
+"""Turn-up ranks under which the seven of trumps is swapped at once (product page)."""
+
+
+class _Textual(Protocol):
+    def __str__(self) -> str: ...
+
+
+A = TypeVar("A", bound=_Textual)
+
+
+@dataclass(frozen=True)
+class _Play:
+    """One legal card play: the card, its declaration kind (or None) and the points it scores."""
+
+    card: str
+    kind: str | None
+    points: int
+
+
+def declaration_points(kind: str | None, suit: str, trump: str) -> int:
+    """Points a declaration of ``kind`` in ``suit`` scores at once (rules §5.1); a chouine counts
+    as ``solver.CHOUINE``; ``None`` scores 0."""
+    if kind is None:
+        return 0
+    if kind == "chouine":
+        return solver.CHOUINE
+    if kind == "quinte":
+        return 50
+    base = SUIT_COMBINATION_POINTS[kind]
+    return 2 * base if suit == trump else base
+
+
+def _deal_part(observation: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Accept either the partie observation or the match wrapper ``{"match":…, "deal":…}``."""
+    deal = observation.get("deal")
+    return deal if isinstance(deal, Mapping) else observation
+
+
+def choose(
+    observation: Mapping[str, Any], legal_actions: Sequence[A], rng: random.Random | None = None
+) -> A:
+    """The computer's action among ``legal_actions`` (engine ``Action`` values, text notation of
+    docs/notation.md) given ``observation`` (docs/chouine-views.md) of the seat to act.
+
+    Implements the product page's promises (module docstring). Raises ValueError when there is no
+    legal action. Deterministic: ``rng`` is not used.
+    """
+    del rng
+    if not legal_actions:
+        raise ValueError("no legal action")
+    obs = _deal_part(observation)
+    by_text = {str(a): a for a in legal_actions}
+    text = decide(obs, list(by_text))
+    return by_text[text]
+
+
+def decide(obs: Mapping[str, Any], legal: Sequence[str]) -> str:
+    """The text of the chosen action among the legal action texts ``legal``."""
+    if "swap" in legal and _swap_now(obs):
+        return "swap"
+    if "continue" in legal:
+        return "continue"
+    plays = _plays(obs, legal)
+    for p in plays:
+        if p.kind == "chouine":
+            return _text(p)
+    if obs["talon_count"] == 0 and obs.get("turn_up") is None:
+        chosen = _endgame_play(obs, plays)
+    else:
+        chosen = _talon_play(obs, plays)
+    return _text(chosen)
+
+
+def _text(p: _Play) -> str:
+    return p.card if p.kind is None else f"{p.card} {p.kind}"
+
+
+def _plays(obs: Mapping[str, Any], legal: Sequence[str]) -> list[_Play]:
+    trump = obs["trump"]
+    out = []
+    for t in legal:
+        parts = t.split()
+        if parts[0] in ("swap", "continue"):
+            continue
+        kind = parts[1] if len(parts) > 1 else None
+        out.append(_Play(parts[0], kind, declaration_points(kind, parts[0][1], trump)))
+    if not out:
+        raise ValueError("no card can be played")
+    return out
+
+
+def _best_per_card(plays: Sequence[_Play]) -> dict[str, _Play]:
+    """Each playable card with the most valuable declaration it can carry (or plain)."""
+    best: dict[str, _Play] = {}
+    for p in plays:
+        if p.card not in best or p.points > best[p.card].points:
+            best[p.card] = p
+    return best
+
+
+def _swap_now(obs: Mapping[str, Any]) -> bool:
+    """Swap at once under A, T, K, Q, J; otherwise only at the last chance (rules §6)."""
+    turn_up = obs.get("turn_up")
+    if turn_up is not None and turn_up[0] in SWAP_UNDER:
+        return True
+    if obs.get("prompt") == "seven":
+        return True
+    return obs["trick_number"] == 11 and not obs["trick"]
+
+
+# --- phase 2: the exact search ------------------------------------------------------------
+
+
+def _endgame_play(obs: Mapping[str, Any], plays: Sequence[_Play]) -> _Play:
+    endgame, _ = solver.endgame_from_observation(obs)
+    solution = solver.solve(endgame)
+    for p in plays:
+        if p.card == solution.card and p.kind == solution.declaration:
+            return p
+    # The solver's declaration is always offered by a correct engine; stay legal regardless.
+    return max((p for p in plays if p.card == solution.card), key=lambda p: p.points)
+
+
+# --- phase 1: the usual advice ------------------------------------------------------------
+
+
+class _Memory:
+    """What the seat has seen: cards played, cards shown, and which suits are still open."""
+
+    def __init__(self, obs: Mapping[str, Any]) -> None:
+        self.seat: int = obs["seat"]
+        self.trump: str = obs["trump"]
+        self.hand: list[str] = list(obs["hand"])
+        self.played = {p["card"] for p in obs.get("plays", [])}
+        for t in obs.get("tricks", []):
+            self.played.update(c["card"] for c in t["cards"])
+        self.played.update(c["card"] for c in obs["trick"])
+        self.opponent_known = set(obs.get("opponent_known", []))
+        self.my_declared = set(obs["declared_suits"][self.seat])
+
+    def partner_alive(self, card: str) -> bool:
+        """True while the K/Q partner of ``card`` has not been seen out of play: not played and
+        not shown in the other hand (rules: "whose partner has not yet been seen")."""
+        partner = ("Q" if card[0] == "K" else "K") + card[1]
+        return partner not in self.played and partner not in self.opponent_known
+
+    def keep_value(self, card: str) -> float:
+        """What keeping ``card`` is worth beyond its own card points, for the discard order:
+        non-trump 7/8/9 lowest, then plain jacks and dead kings and queens, then live kings and
+        queens, trumps and brisques."""
+        r, s = card[0], card[1]
+        strength = STRENGTH[r]
+        if s == self.trump:
+            if r in "789":
+                return 6.0 + strength
+            if r == "J":
+                return 10.0 + self._combo_bonus(card)
+            if r in "KQ":
+                return 10.0 + self._combo_bonus(card)
+            return 20.0 if r == "T" else 25.0
+        if r in "789":
+            return 0.1 * strength
+        if r == "J":
+            return 1.0 + self._combo_bonus(card)
+        if r in "KQ":
+            return 1.0 + self._combo_bonus(card)
+        return 3.0 if r == "T" else 4.0
+
+    def _combo_bonus(self, card: str) -> float:
+        r, s = card[0], card[1]
+        if s in self.my_declared:
+            return 0.0
+        if r in "KQ":
+            if not self.partner_alive(card):
+                return 0.0
+            partner = ("Q" if r == "K" else "K") + s
+            held = partner in self.hand
+            base = 12.0 if held else 8.0
+            return 2 * base if s == self.trump else base
+        if r == "J":
+            king_alive = ("K" + s) not in self.played and ("K" + s) not in self.opponent_known
+            queen_alive = ("Q" + s) not in self.played and ("Q" + s) not in self.opponent_known
+            return 3.0 if king_alive and queen_alive else 0.0
+        return 0.0
+
+
+def _beats(lead: str, follow: str, trump: str) -> bool:
+    if follow[1] == lead[1]:
+        return STRENGTH[follow[0]] > STRENGTH[lead[0]]
+    return follow[1] == trump
+
+
+def _talon_play(obs: Mapping[str, Any], plays: Sequence[_Play]) -> _Play:
+    memory = _Memory(obs)
+    trump = memory.trump
+    candidates = _best_per_card(plays)
+    trick = obs["trick"]
+
+    def cost(card: str) -> float:
+        return memory.keep_value(card)
+
+    def after_declaring(p: _Play) -> float:
+        # Declaring cashes the combination: the card then only keeps its ordinary worth.
+        if p.kind is None:
+            return cost(p.card)
+        r = p.card[0]
+        if p.card[1] == trump:
+            return {"J": 10.0, "K": 10.0, "Q": 10.0, "T": 20.0, "A": 25.0}.get(r, 8.0)
+        return 1.0
+
+    scores: dict[str, float] = {}
+    if trick:
+        lead = trick[0]["card"]
+        lead_points = CARD_POINTS[lead[0]]
+        for card, p in candidates.items():
+            pts = lead_points + CARD_POINTS[card[0]]
+            if _beats(lead, card, trump):
+                # Winning banks the trick; brisques led make it worth the most.
+                score = pts - after_declaring(p) + 0.5
+            else:
+                score = -pts - after_declaring(p)
+            scores[card] = score + p.points
+    else:
+        for card, p in candidates.items():
+            exposed = CARD_POINTS[card[0]] * (0.4 if card[1] == trump else 0.9)
+            scores[card] = p.points - after_declaring(p) - exposed
+    best = max(scores.values())
+    chosen = min(
+        (c for c, v in scores.items() if v == best),
+        key=lambda c: (cost(c), STRENGTH[c[0]], c),
+    )
+    return candidates[chosen]

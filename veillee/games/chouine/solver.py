@@ -1,0 +1,412 @@
+"""The Chouine endgame solver: exact search of the last tricks once the talon is empty.
+
+Implements rules/chouine.md §4.3 (phase-2 duties), §5 (declarations: only with a legal card, one
+per suit per seat, one quinte), §7 (the count, dix de der) and §9 (the chouine). Once the talon is
+gone each seat knows the other's hand exactly (``opponent_known + unseen`` in the observation,
+docs/chouine-views.md), so the rest of the partie is a game of perfect information: this module
+searches every way it can go with alpha-beta, move ordering and a transposition table.
+
+Representation: a card is an index ``8 * suit + (strength - 1)`` with suits in the order
+``S H D C`` and strengths ``7 8 9 J Q K T A`` = 1..8, so inside a suit a higher index is a
+stronger card; a hand is a 32-bit mask. A seat's declarations are a mask: bit ``s`` for each suit
+``s`` declared, bit 4 once a quinte is declared.
+
+The value searched is the final point difference (the searching seat's total minus the other's,
+counting only what is still to come). Winning the partie then maximising the margin is the same
+as maximising that difference, since both follow its order; a chouine counts as ``±CHOUINE``.
+
+Declaring in phase 2 is never worse than playing the same card plain: hands only shrink, the
+combinations of a suit are nested (mariage ⊂ tierce ⊂ quateron ⊂ chouine) and the largest one held
+contains every card of the smaller ones, so the search plays each card with its best declaration
+(the brute-force test over every legal action checks this).
+
+>>> e = Endgame.from_cards("H", ["AH", "7S"], ["TH", "8S"], i_lead=True)
+>>> s = solve(e)
+>>> s.card, s.value          # the seven first: the ten must then fall to the ace
+('7S', 31)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+SUIT_ORDER = "SHDC"
+RANK_ORDER = "789JQKTA"
+"""Ranks weakest first: the position is the strength minus one (rules §1)."""
+
+CHOUINE = 1000
+"""Value of a chouine: above any possible point difference."""
+
+_POINTS_BY_RANK = (0, 0, 0, 2, 3, 4, 10, 11)
+POINTS: tuple[int, ...] = tuple(_POINTS_BY_RANK[i & 7] for i in range(32))
+"""Card points of each card index (rules §1)."""
+
+SUIT_MASKS: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
+BRISQUES: int = sum((1 << (8 * s + 7)) | (1 << (8 * s + 6)) for s in range(4))
+QUINTE_BIT = 1 << 4
+
+_J, _Q, _K, _T, _A = 3, 4, 5, 6, 7
+# The suit combinations, largest first, as rank masks inside one suit, with their plain points.
+_MARIAGE = (1 << _K) | (1 << _Q)
+_TIERCE = _MARIAGE | (1 << _J)
+_QUATERON = _TIERCE | (1 << _A)
+_CHOUINE = _QUATERON | (1 << _T)
+_SUIT_COMBINATIONS = (
+    ("quateron", _QUATERON, 40),
+    ("tierce", _TIERCE, 30),
+    ("mariage", _MARIAGE, 20),
+)
+
+
+def card_index(code: str) -> int:
+    """Index of a card code (``"AH"`` -> 15). Raises ValueError for a code not in the pack."""
+    return 8 * SUIT_ORDER.index(code[1]) + RANK_ORDER.index(code[0])
+
+
+def card_code(index: int) -> str:
+    """Card code of an index (15 -> ``"AH"``)."""
+    return RANK_ORDER[index & 7] + SUIT_ORDER[index >> 3]
+
+
+def mask_of(cards: Iterable[str]) -> int:
+    """The hand mask holding the given card codes."""
+    m = 0
+    for c in cards:
+        m |= 1 << card_index(c)
+    return m
+
+
+def cards_of(mask: int) -> list[str]:
+    """The card codes of a mask, in index order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(card_code(low.bit_length() - 1))
+        mask ^= low
+    return out
+
+
+def declared_mask(suits: Iterable[str], quinte: bool) -> int:
+    """The declarations mask of a seat from its declared suits and quinte flag."""
+    m = QUINTE_BIT if quinte else 0
+    for s in suits:
+        m |= 1 << SUIT_ORDER.index(s)
+    return m
+
+
+def legal_follows(hand: int, lead: int, trump: int) -> int:
+    """Mask of the cards of ``hand`` that may follow ``lead`` in phase 2 (rules §4.3).
+
+    >>> cards_of(legal_follows(mask_of(["7H", "AH", "QS", "9D"]), card_index("KH"), 1))  # C1
+    ['AH']
+    """
+    ls = lead >> 3
+    same = hand & SUIT_MASKS[ls]
+    if same:
+        if ls == trump:
+            higher = same & ~((2 << lead) - 1)
+            return higher or same
+        return same
+    trumps = hand & SUIT_MASKS[trump]
+    return trumps or hand
+
+
+def follower_wins(lead: int, follow: int, trump: int) -> bool:
+    """True when ``follow`` beats ``lead`` (rules §4.1)."""
+    fs = follow >> 3
+    if fs == lead >> 3:
+        return follow > lead
+    return fs == trump
+
+
+def has_chouine(hand: int, declared: int) -> int:
+    """The suit of a chouine held in an undeclared suit, or -1 (rules §9)."""
+    for s in range(4):
+        if not declared & (1 << s) and (hand >> (8 * s)) & _CHOUINE == _CHOUINE:
+            return s
+    return -1
+
+
+def best_declaration(hand: int, card: int, declared: int, trump: int) -> tuple[str | None, int]:
+    """The most valuable declaration ``card`` can carry from ``hand`` (rules §5): (kind, points).
+
+    A chouine is reported with points ``CHOUINE``; ``(None, 0)`` when the card carries nothing.
+
+    >>> best_declaration(mask_of(["AD", "KD", "QD", "JD", "7C"]), card_index("KD"), 0, 0)  # C11
+    ('quateron', 40)
+    """
+    s = card >> 3
+    r = card & 7
+    if r >= _J and not declared & (1 << s):
+        ranks = (hand >> (8 * s)) & 0xFF
+        if ranks & _CHOUINE == _CHOUINE:
+            return "chouine", CHOUINE
+        for kind, combo, points in _SUIT_COMBINATIONS:
+            if ranks & combo == combo and combo & (1 << r):
+                return kind, points * 2 if s == trump else points
+    if (
+        r >= _T
+        and not declared & QUINTE_BIT
+        and (hand & BRISQUES).bit_count() >= 5
+        and (hand >> card) & 1
+    ):
+        return "quinte", 50
+    return None, 0
+
+
+def _declare(hand: int, card: int, declared: int, trump: int) -> tuple[int, int]:
+    """(points, new declarations mask) of ``card`` played with its best declaration."""
+    kind, points = best_declaration(hand, card, declared, trump)
+    if kind is None:
+        return 0, declared
+    if kind == "quinte":
+        return points, declared | QUINTE_BIT
+    return points, declared | (1 << (card >> 3))
+
+
+def _ordered(mask: int) -> list[int]:
+    """Cards of a mask, strongest rank first: strong leads and follows cut the search early."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    out.sort(key=lambda i: (i & 7, POINTS[i]), reverse=True)
+    return out
+
+
+class _Search:
+    """Alpha-beta over whole tricks; values in the leader's point of view (leader minus
+    follower, points still to come)."""
+
+    def __init__(self, trump: int) -> None:
+        self.trump = trump
+        self.table: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+        self.nodes = 0
+
+    def lead(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
+        """Future value for the leader with hands ``hl``/``hf`` and declarations ``dl``/``df``."""
+        self.nodes += 1
+        trump = self.trump
+        if not hl & (hl - 1):
+            # Last trick: one card each, nothing left to declare with; dix de der to its winner.
+            lc = hl.bit_length() - 1
+            fc = hf.bit_length() - 1
+            pts = POINTS[lc] + POINTS[fc] + 10
+            return -pts if follower_wins(lc, fc, trump) else pts
+        if hl.bit_count() == 5:
+            cs = has_chouine(hl, dl)
+            fcs = has_chouine(hf, df)
+            if cs >= 0:
+                return -CHOUINE if cs != trump and fcs == trump else CHOUINE
+            if fcs >= 0:
+                return -CHOUINE
+        key = (hl, hf, dl, df)
+        entry = self.table.get(key)
+        first = -1
+        if entry is not None:
+            lo, hi, first = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha or lo == hi:
+                return hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+        alpha0, beta0 = alpha, beta
+        best = -CHOUINE - 1
+        best_card = -1
+        leads = _ordered(hl)
+        if first >= 0:
+            leads.remove(first)
+            leads.insert(0, first)
+        for lc in leads:
+            pl, dl2 = _declare(hl, lc, dl, trump)
+            hl2 = hl & ~(1 << lc)
+            worst = CHOUINE + 1
+            for fc in _ordered(legal_follows(hf, lc, trump)):
+                pf, df2 = _declare(hf, fc, df, trump)
+                hf2 = hf & ~(1 << fc)
+                bound = min(beta, worst)
+                if follower_wins(lc, fc, trump):
+                    base = pl - pf - POINTS[lc] - POINTS[fc]
+                    v = base - self.lead(hf2, hl2, df2, dl2, base - bound, base - alpha)
+                else:
+                    base = pl - pf + POINTS[lc] + POINTS[fc]
+                    v = base + self.lead(hl2, hf2, dl2, df2, alpha - base, bound - base)
+                if v < worst:
+                    worst = v
+                    if worst <= alpha:
+                        break
+            if worst > best:
+                best = worst
+                best_card = lc
+                if best > alpha:
+                    alpha = best
+                    if best >= beta:
+                        break
+        lo, hi = -CHOUINE - 1, CHOUINE + 1
+        if best <= alpha0:
+            hi = best
+        elif best >= beta0:
+            lo = best
+        else:
+            lo = hi = best
+        if entry is not None:
+            lo = max(lo, entry[0])
+            hi = min(hi, entry[1])
+        self.table[key] = (lo, hi, best_card)
+        return best
+
+    def follow(self, lc: int, hl2: int, hf: int, dl2: int, df: int) -> list[tuple[int, int]]:
+        """Exact value, for the follower, of each legal card against lead ``lc`` (already out of
+        the leader's hand ``hl2``; the leader's declaration already scored)."""
+        out = []
+        for fc in _ordered(legal_follows(hf, lc, self.trump)):
+            pf, df2 = _declare(hf, fc, df, self.trump)
+            hf2 = hf & ~(1 << fc)
+            pts = POINTS[lc] + POINTS[fc]
+            if not hf2:
+                pts += 10
+                out.append((fc, pf + pts if follower_wins(lc, fc, self.trump) else pf - pts))
+                continue
+            big = CHOUINE + 1
+            if follower_wins(lc, fc, self.trump):
+                v = pf + pts + self.lead(hf2, hl2, df2, dl2, -big, big)
+            else:
+                v = pf - pts - self.lead(hl2, hf2, dl2, df2, -big, big)
+            out.append((fc, v))
+        return out
+
+
+@dataclass(frozen=True)
+class Endgame:
+    """A phase-2 position seen by the seat about to act ("mine"), hands known on both sides.
+
+    ``lead`` is the card the other seat has led to the open trick (``None`` when I lead); its
+    declaration, if any, is already in ``their_declared`` and already scored.
+    """
+
+    trump: int
+    mine: int
+    theirs: int
+    my_declared: int = 0
+    their_declared: int = 0
+    lead: int | None = None
+
+    @classmethod
+    def from_cards(
+        cls,
+        trump: str,
+        mine: Iterable[str],
+        theirs: Iterable[str],
+        *,
+        i_lead: bool,
+        lead: str | None = None,
+        my_declared: int = 0,
+        their_declared: int = 0,
+    ) -> Endgame:
+        """Build from card codes; ``lead`` is the card led by the other seat when I follow."""
+        if i_lead == (lead is not None):
+            raise ValueError("give a lead card exactly when the other seat leads")
+        return cls(
+            SUIT_ORDER.index(trump),
+            mask_of(mine),
+            mask_of(theirs),
+            my_declared,
+            their_declared,
+            None if lead is None else card_index(lead),
+        )
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's choice: the card to play, its declaration kind (or None), and the exact
+    value (my future points minus theirs with best play on both sides, ``±CHOUINE``)."""
+
+    card: str
+    declaration: str | None
+    value: int
+    values: Mapping[str, int]
+    nodes: int
+
+
+def solve(endgame: Endgame) -> Solution:
+    """Search the endgame to its end and return the best card for me, with its declaration.
+
+    Ties between equal values go to the card that keeps the most points in hand (the cheapest),
+    then to the lowest index, so the choice is deterministic. Raises ValueError on an empty hand.
+    """
+    if not endgame.mine:
+        raise ValueError("no card to play")
+    search = _Search(endgame.trump)
+    trump = endgame.trump
+    values: dict[int, int] = {}
+    if endgame.lead is None:
+        for lc in _ordered(endgame.mine):
+            pl, dl2 = _declare(endgame.mine, lc, endgame.my_declared, trump)
+            kind, _ = best_declaration(endgame.mine, lc, endgame.my_declared, trump)
+            if kind == "chouine":
+                theirs_chouine = has_chouine(endgame.theirs, endgame.their_declared)
+                lost = lc >> 3 != trump and theirs_chouine == trump
+                values[lc] = -CHOUINE if lost else CHOUINE
+                continue
+            hl2 = endgame.mine & ~(1 << lc)
+            replies = search.follow(lc, hl2, endgame.theirs, dl2, endgame.their_declared)
+            values[lc] = pl - max(v for _, v in replies)
+    else:
+        lc = endgame.lead
+        for fc, v in search.follow(
+            lc, endgame.theirs, endgame.mine, endgame.their_declared, endgame.my_declared
+        ):
+            kind, _ = best_declaration(endgame.mine, fc, endgame.my_declared, trump)
+            values[fc] = CHOUINE if kind == "chouine" else v
+    best = max(values.values())
+    chosen = min((c for c, v in values.items() if v == best), key=lambda c: (POINTS[c], c & 7, c))
+    kind, _ = best_declaration(endgame.mine, chosen, endgame.my_declared, trump)
+    return Solution(
+        card_code(chosen),
+        kind,
+        best,
+        {card_code(c): v for c, v in values.items()},
+        search.nodes,
+    )
+
+
+def endgame_from_observation(obs: Mapping[str, Any]) -> tuple[Endgame, int]:
+    """The endgame of a phase-2 observation (docs/chouine-views.md) for the seat to act, and the
+    point difference already settled (my card points and declarations minus theirs).
+
+    The opponent's hand is ``opponent_known + unseen`` (the talon is empty). Raises ValueError when
+    the talon is not empty or the counts do not add up.
+    """
+    if obs["talon_count"] != 0 or obs.get("turn_up") is not None:
+        raise ValueError("the talon is not empty")
+    me = obs["seat"]
+    them = 1 - me
+    theirs = list(obs["opponent_known"]) + list(obs["unseen"])
+    if len(theirs) != obs["hand_counts"][them]:
+        raise ValueError("opponent's hand does not match the unseen cards")
+    trick = obs["trick"]
+    lead = None
+    if trick:
+        if trick[0]["seat"] == me:
+            raise ValueError("not my turn")
+        lead = trick[0]["card"]
+    settled = 0
+    for done in obs["tricks"]:
+        pts = sum(POINTS[card_index(p["card"])] for p in done["cards"])
+        settled += pts if done["winner"] == me else -pts
+    for seat, decls in enumerate(obs["declarations"]):
+        for d in decls:
+            settled += d["points"] if seat == me else -d["points"]
+    endgame = Endgame(
+        SUIT_ORDER.index(obs["trump"]),
+        mask_of(obs["hand"]),
+        mask_of(theirs),
+        declared_mask(obs["declared_suits"][me], obs["quinte_declared"][me]),
+        declared_mask(obs["declared_suits"][them], obs["quinte_declared"][them]),
+        None if lead is None else card_index(lead),
+    )
+    return endgame, settled
