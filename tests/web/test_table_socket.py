@@ -1,0 +1,245 @@
+"""The table websocket in-process: every refused message gets a reason and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from httpx_ws import AsyncWebSocketSession, aconnect_ws
+from httpx_ws.transport import ASGIWebSocketTransport
+
+from veillee.cards import PIQUET_32
+
+
+@asynccontextmanager
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(transport=ASGIWebSocketTransport(app), base_url="http://t") as c:
+        yield c
+
+
+async def new_table(c: httpx.AsyncClient, **options: int) -> dict[str, Any]:
+    r = await c.post("/api/tables", json={"game": "chouine", "options": options})
+    assert r.status_code == 201
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def msg(**fields: Any) -> str:
+    """One client message as text."""
+    return json.dumps(fields)
+
+
+async def receive(ws: AsyncWebSocketSession, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` (skipping others), within 5 s."""
+    while True:
+        msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.receive_text(), 5))
+        if msg["type"] == kind:
+            return msg
+
+
+async def my_turn(ws: AsyncWebSocketSession) -> dict[str, Any]:
+    """The first state in which seat 0 has to play a card (the computer plays instantly)."""
+    while True:
+        state = await receive(ws, "state")
+        deal = state["view"]["deal"]
+        if deal["to_act"] == 0 and deal["prompt"] is None:
+            return state
+
+
+async def hello(ws: AsyncWebSocketSession, token: str, version: int | None = None) -> None:
+    await ws.send_text(json.dumps({"type": "hello", "token": token, "version": version}))
+
+
+async def test_refused_messages_get_a_reason_and_change_nothing(app: FastAPI) -> None:
+    settings = app.state.settings
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            state = await my_turn(ws)
+            version = state["version"]
+            hand = state["view"]["deal"]["hand"]
+            absent = next(card for card in PIQUET_32 if card not in hand)
+            bad = [
+                ("{not json", "bad_json"),
+                (json.dumps({"type": "dance"}), "unknown_type"),
+                (json.dumps({"type": "act", "client_id": "x"}), "bad_message"),
+                (
+                    json.dumps({"type": "act", "client_id": "a" * 65, "action": hand[0]}),
+                    "bad_message",
+                ),
+                ("x" * (settings.max_message_bytes + 1), "message_too_large"),
+                (json.dumps({"type": "act", "client_id": "c1", "action": "ZZ"}), "bad_action"),
+                (
+                    json.dumps({"type": "act", "client_id": "c2", "action": absent}),
+                    "card_not_in_hand",
+                ),
+                (json.dumps({"type": "next", "client_id": "c3"}), "deal_not_over"),
+                (
+                    json.dumps({"type": "new_match", "client_id": "c4", "options": {"best_of": 4}}),
+                    "bad_options",
+                ),
+                (
+                    json.dumps({"type": "new_match", "client_id": "c5", "options": {"rng": 1}}),
+                    "bad_options",
+                ),
+            ]
+            for text, code in bad:
+                await ws.send_text(text)
+                error = await receive(ws, "error")
+                assert error["code"] == code, text
+                assert error["message"] and error["message"] != f"reason.{code}"
+            record = await app.state.tables.load(table["table_id"])
+            assert record.version == version
+
+
+async def test_reasons_come_in_the_players_language(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await ws.send_text(json.dumps({"type": "hello", "token": table["token"], "lang": "fr"}))
+            await my_turn(ws)
+            await ws.send_text(json.dumps({"type": "next", "client_id": "n1"}))
+            error = await receive(ws, "error")
+            assert error["code"] == "deal_not_over"
+            assert error["message"] == "La partie n'est pas finie."
+
+
+async def test_repeated_client_id_is_acknowledged_not_applied_again(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            state = await my_turn(ws)
+            card = state["view"]["deal"]["legal"][0]
+            act = msg(type="act", client_id="same-id", action=card, version=state["version"])
+            await ws.send_text(act)
+            first = await receive(ws, "ack")
+            assert first["duplicate"] is False
+            await ws.send_text(act)
+            again = await receive(ws, "ack")
+            assert again["duplicate"] is True and again["version"] >= first["version"]
+            record = await app.state.tables.load(table["table_id"])
+            # The card was played once: it is in no hand and appears once among the tricks.
+            deal = record.data["match"]["state"]
+            assert all(card not in hand for hand in deal["hands"])
+            assert json.dumps([deal["tricks"], deal["trick"]]).count(f'"{card}"') == 1
+
+
+async def test_two_racing_actions_exactly_one_wins(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            state = await my_turn(ws)
+            legal = state["view"]["deal"]["legal"]
+            service = app.state.tables
+            results = await asyncio.gather(
+                service.act(table["table_id"], 0, "race-a", legal[0], state["version"]),
+                service.act(table["table_id"], 0, "race-b", legal[-1], state["version"]),
+                return_exceptions=True,
+            )
+            won = [r for r in results if not isinstance(r, Exception)]
+            lost = [r for r in results if isinstance(r, Exception)]
+            assert len(won) == 1 and len(lost) == 1
+            assert getattr(lost[0], "reason", None) == "version_conflict"
+
+
+async def test_stale_version_is_refused_and_the_current_view_sent(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            state = await my_turn(ws)
+            card = state["view"]["deal"]["legal"][0]
+            stale = msg(type="act", client_id="s1", action=card, version=state["version"] + 7)
+            await ws.send_text(stale)
+            assert (await receive(ws, "error"))["code"] == "version_conflict"
+            now = await receive(ws, "state")
+            assert now["version"] == state["version"]
+
+
+async def test_reconnecting_client_gets_the_current_view(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        path = f"/ws/tables/{table['table_id']}"
+        async with aconnect_ws(path, c) as ws:
+            await hello(ws, table["token"])
+            state = await my_turn(ws)
+            card = state["view"]["deal"]["legal"][0]
+            await ws.send_text(
+                json.dumps(
+                    {"type": "act", "client_id": "r1", "action": card, "version": state["version"]}
+                )
+            )
+            await receive(ws, "ack")
+        record = await app.state.tables.load(table["table_id"])
+        async with aconnect_ws(path, c) as ws:
+            await hello(ws, table["token"], version=state["version"])
+            again = await receive(ws, "state")
+            assert again["version"] >= record.version > state["version"]
+            assert card not in again["view"]["deal"]["hand"]
+
+
+async def test_socket_needs_a_valid_seat_token_and_a_hello_first(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        other = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await ws.send_text(json.dumps({"type": "ping"}))
+            assert (await receive(ws, "error"))["code"] == "hello_first"
+            await hello(ws, other["token"])
+            assert (await receive(ws, "error"))["code"] == "bad_token"
+
+
+async def test_socket_from_another_site_is_refused(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        try:
+            async with aconnect_ws(
+                f"/ws/tables/{table['table_id']}", c, headers={"origin": "http://evil.example"}
+            ) as ws:
+                await ws.receive_text()
+        except Exception as exc:  # the handshake is refused
+            assert "1008" in repr(exc) or "403" in repr(exc) or "close" in repr(exc).lower()
+        else:
+            raise AssertionError("a foreign Origin was accepted")
+
+
+async def test_message_rate_is_limited(app: FastAPI) -> None:
+    burst = int(2 * app.state.settings.max_messages_per_second)
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            await receive(ws, "state")
+            for _ in range(burst + 5):
+                await ws.send_text(json.dumps({"type": "ping"}))
+            codes = []
+            for _ in range(burst + 5):
+                msg = json.loads(await asyncio.wait_for(ws.receive_text(), 5))
+                while msg["type"] == "state":
+                    msg = json.loads(await asyncio.wait_for(ws.receive_text(), 5))
+                codes.append(msg.get("code", msg["type"]))
+            assert "rate_limited" in codes
+
+
+async def test_best_of_3_restarts_the_match_at_nil_all(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            await my_turn(ws)
+            await ws.send_text(
+                json.dumps({"type": "new_match", "client_id": "b3", "options": {"best_of": 3}})
+            )
+            await receive(ws, "ack")
+            state = await receive(ws, "state")
+            match = state["view"]["match"]
+            assert match["best_of"] == 3 and match["wins"] == [0, 0] and match["partie"] == 1
+            assert state["options"] == {"best_of": 3}

@@ -1,0 +1,264 @@
+"""The sheet service: SquareScores sheets in the store, their links, and live updates
+(DESIGN.md §3–4, §6).
+
+A sheet is a store record of kind ``"sheet"`` whose data is ``{"sheet": Sheet.to_json(),
+"undo": [earlier sheets, newest last]}``. It has two kinds of token (≥128 random bits from
+``secrets``, stored only as :func:`token_hash`): ``scorer`` (may change the sheet) and ``viewer``
+(read-only). Flow of a change: load the record, acknowledge a client id that was applied before,
+re-validate the change against the sheet as it is now (``veillee.sheets``), write it with
+``UPDATE … WHERE version = v`` (retrying on a race), then publish ``"<version>"`` on
+``sheet:<id>``. Open pages reload the record on each bus message.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+import sqlalchemy as sa
+
+from veillee import sheets
+from veillee.bus import Bus
+from veillee.sheets import InvalidEntry, Sheet
+from veillee.store import NotFound, Record, Store, VersionConflict, token_hash
+from veillee.store.schema import actions
+
+KIND = "sheet"
+SCORER: Literal["scorer"] = "scorer"
+VIEWER: Literal["viewer"] = "viewer"
+Role = Literal["scorer", "viewer"]
+UNDO_DEPTH = 50
+"""How many earlier states "undo" can go back through."""
+RACE_RETRIES = 5
+
+
+class SheetRefusal(Exception):
+    """A refused request; ``reason`` is a stable code the web layer translates: a sheet
+    reason (``"match_decided"``, ``"mordienne_off"`` …) or ``"bad_token"``, ``"read_only"``,
+    ``"sheet_gone"``, ``"nothing_to_undo"``, ``"busy"``. Nothing was changed."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change to a sheet, as the scorer's page sends it.
+
+    ``kind``: ``add`` (side, outcome), ``edit`` (index, side, outcome), ``delete`` (index),
+    ``setting`` (name, value), ``end``, ``undo``.
+    """
+
+    kind: Literal["add", "edit", "delete", "setting", "end", "undo"]
+    side: int = 0
+    outcome: str = ""
+    index: int = 0
+    name: str = ""
+    value: bool | int | str = False
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new sheet and its two tokens (sent once to the creator, never stored in clear)."""
+
+    record: Record
+    scorer_token: str
+    viewer_token: str
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The sheet after an accepted change; ``duplicate`` when the client id had been applied
+    before and nothing new was written."""
+
+    record: Record
+    duplicate: bool
+
+
+def channel(sheet_id: str) -> str:
+    """The bus channel on which a sheet's new versions are published."""
+    return f"sheet:{sheet_id}"
+
+
+def new_token() -> str:
+    """A fresh sheet token: 256 random bits, URL-safe (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def sheet_of(record: Record) -> Sheet:
+    """The sheet held by a stored record."""
+    return sheets.from_json(record.data["sheet"])
+
+
+def sheet_view(record: Record, role: Role) -> dict[str, Any]:
+    """What an open page is sent about the sheet, JSON-ready; never a token.
+
+    ``{"id", "version", "role", "preset", "sides", "settings", "first_dealer", "status"
+    (sheets.status), "rows" ([{"side", "outcome", "points"}]), "entries" ([{"side",
+    "outcome", "points"}] that may be added now), "outcomes" ([{"outcome", "points"}] offered
+    by the settings, for corrections), "locked" (settings locked), "live_settings",
+    "can_undo"}``.
+    """
+    sheet = sheet_of(record)
+    rules = sheets.find_preset(sheet.preset)
+    st = sheets.status(sheet)
+    return {
+        "id": record.id,
+        "version": record.version,
+        "role": role,
+        "preset": sheet.preset,
+        "sides": list(sheet.sides),
+        "settings": sheet.setting,
+        "first_dealer": sheet.first_dealer,
+        "status": st,
+        "rows": [
+            {"side": r.side, "outcome": r.outcome, "points": rules.points(r.outcome)}
+            for r in sheet.rows
+        ],
+        "entries": [
+            {"side": side, "outcome": outcome, "points": rules.points(outcome)}
+            for side, outcome in sheets.entries(sheet)
+        ],
+        "outcomes": [
+            {"outcome": o, "points": rules.points(o)} for o in rules.outcomes(sheet.setting)
+        ],
+        "locked": bool(sheet.rows) or sheet.banked,
+        "live_settings": sorted(rules.live_settings),
+        "can_undo": role == SCORER and not sheet.banked and bool(record.data.get("undo")),
+    }
+
+
+def apply_change(sheet: Sheet, change: Change) -> Sheet:
+    """The sheet after ``change`` (not ``undo``), through the pure contract. Raises InvalidEntry."""
+    if change.kind == "add":
+        return sheets.add_row(sheet, change.side, change.outcome)
+    if change.kind == "edit":
+        return sheets.edit_row(sheet, change.index, change.side, change.outcome)
+    if change.kind == "delete":
+        return sheets.delete_row(sheet, change.index)
+    if change.kind == "setting":
+        return sheets.set_setting(sheet, change.name, change.value)
+    if change.kind == "end":
+        return sheets.end_match(sheet)
+    raise InvalidEntry("unknown_change")
+
+
+class SheetService:
+    """Creates, loads and changes sheets in ``store`` and announces changes on ``bus``.
+
+    ``idle_s``: a sheet expires this long after its last change (``Settings.sheet_idle_s``).
+    """
+
+    def __init__(self, store: Store, bus: Bus, idle_s: int) -> None:
+        self.store = store
+        self.bus = bus
+        self.idle_s = idle_s
+
+    def _expiry(self) -> datetime:
+        return datetime.now(UTC) + timedelta(seconds=self.idle_s)
+
+    async def create(
+        self,
+        preset: str,
+        sides: tuple[str, str],
+        settings: dict[str, Any],
+        first_dealer: int,
+    ) -> Created:
+        """A new empty sheet with a scorer and a viewer token. Raises SheetRefusal with the
+        sheet's reason (``unknown_preset``, ``bad_setting_value``, ``bad_first_dealer`` …)."""
+        try:
+            sheet = sheets.new_sheet(preset, sides, settings, first_dealer)
+        except InvalidEntry as err:
+            raise SheetRefusal(err.reason_code) from None
+        scorer, viewer = new_token(), new_token()
+        record = await self.store.create(
+            KIND,
+            {"sheet": sheet.to_json(), "undo": []},
+            {token_hash(scorer): SCORER, token_hash(viewer): VIEWER},
+            expires_at=self._expiry(),
+        )
+        return Created(record, scorer, viewer)
+
+    async def access(self, sheet_id: str, token: str) -> Role:
+        """The role ``token`` gives on sheet ``sheet_id``. Raises SheetRefusal("bad_token") for a
+        token of another record or of none."""
+        found = await self.store.role_of(token_hash(token))
+        if found is None or found[0] != sheet_id or found[1] not in (SCORER, VIEWER):
+            raise SheetRefusal("bad_token")
+        return SCORER if found[1] == SCORER else VIEWER
+
+    async def load(self, sheet_id: str) -> Record:
+        """The sheet's record now. Raises SheetRefusal("sheet_gone")."""
+        try:
+            record = await self.store.load(sheet_id)
+        except NotFound:
+            raise SheetRefusal("sheet_gone") from None
+        if record.kind != KIND:
+            raise SheetRefusal("sheet_gone")
+        return record
+
+    async def add_viewer(self, sheet_id: str) -> str:
+        """A further viewer token for the sheet (a scorer shares it from another phone)."""
+        token = new_token()
+        try:
+            await self.store.add_role(sheet_id, token_hash(token), VIEWER)
+        except NotFound:
+            raise SheetRefusal("sheet_gone") from None
+        return token
+
+    async def _applied_before(self, sheet_id: str, client_id: str) -> bool:
+        async with self.store.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(actions.c.version).where(
+                        actions.c.record_id == sheet_id, actions.c.client_id == client_id
+                    )
+                )
+            ).first()
+        return row is not None
+
+    async def apply(self, sheet_id: str, role: Role, change: Change, client_id: str) -> Applied:
+        """Apply ``change`` by a holder of ``role`` to the sheet as it is now.
+
+        A ``client_id`` applied before is acknowledged again, not applied twice (an entry
+        made offline and sent again after a lost acknowledgement). Raises SheetRefusal:
+        ``read_only`` for a viewer, ``sheet_gone``, ``nothing_to_undo``, any sheet reason code,
+        ``busy`` if other changes kept winning the race.
+        """
+        if role != SCORER:
+            raise SheetRefusal("read_only")
+        for _ in range(RACE_RETRIES):
+            record = await self.load(sheet_id)
+            if await self._applied_before(sheet_id, client_id):
+                return Applied(record, duplicate=True)
+            data = self._changed(record, change)
+            try:
+                done = await self.store.commit(
+                    sheet_id, record.version, data, client_id=client_id, expires_at=self._expiry()
+                )
+            except VersionConflict:
+                continue
+            except NotFound:
+                raise SheetRefusal("sheet_gone") from None
+            if not done.duplicate:
+                await self.bus.publish(channel(sheet_id), str(done.record.version))
+            return Applied(done.record, done.duplicate)
+        raise SheetRefusal("busy")
+
+    def _changed(self, record: Record, change: Change) -> dict[str, Any]:
+        sheet = sheet_of(record)
+        undo: list[dict[str, Any]] = list(record.data.get("undo", []))
+        if change.kind == "undo":
+            if sheet.banked:
+                raise SheetRefusal("sheet_banked")
+            if not undo:
+                raise SheetRefusal("nothing_to_undo")
+            return {"sheet": undo[-1], "undo": undo[:-1]}
+        try:
+            new = apply_change(sheet, change)
+        except InvalidEntry as err:
+            raise SheetRefusal(err.reason_code) from None
+        return {"sheet": new.to_json(), "undo": [*undo, sheet.to_json()][-UNDO_DEPTH:]}

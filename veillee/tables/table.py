@@ -1,0 +1,88 @@
+"""The stored form of a table: game, options, who sits where, and the match.
+
+A table record (store kind ``"table"``) holds this JSON document::
+
+    {"game": "chouine", "options": {"best_of": 5}, "seats": ["human", "computer"],
+     "match": <match.to_json(m)>}
+
+Seats are ``"human"`` (someone holds the seat token) or ``"computer"`` (the table service plays
+it with the game's ``bot`` module). The match JSON holds the full state, deck order included, so
+it never leaves the server: a seat is sent only ``match.view(m, seat)``.
+
+>>> doc = TableDoc("chouine", {"best_of": 5}, ("human", "computer"), {"m": 1})
+>>> TableDoc.from_data(doc.to_data()) == doc
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from veillee.games import GAMES, find_game, find_match
+
+KIND = "table"
+"""The store kind of table records."""
+
+HUMAN = "human"
+COMPUTER = "computer"
+
+
+@dataclass(frozen=True)
+class TableDoc:
+    """A table's document: ``seats[i]`` is ``"human"`` or ``"computer"``; ``match`` is the
+    game's ``match.to_json`` value."""
+
+    game: str
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    match: dict[str, Any]
+
+    def to_data(self) -> dict[str, Any]:
+        """The JSON document stored in the record."""
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "seats": list(self.seats),
+            "match": self.match,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> TableDoc:
+        """Read a stored document (raises KeyError if a field is missing)."""
+        return cls(
+            game=str(data["game"]),
+            options=dict(data["options"]),
+            seats=tuple(str(s) for s in data["seats"]),
+            match=dict(data["match"]),
+        )
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """Seats held by people."""
+        return tuple(i for i, kind in enumerate(self.seats) if kind == HUMAN)
+
+    @property
+    def computers(self) -> tuple[int, ...]:
+        """Seats played by the table service."""
+        return tuple(i for i, kind in enumerate(self.seats) if kind == COMPUTER)
+
+
+@dataclass(frozen=True)
+class GameModules:
+    """The three modules a table needs for one registered game, found through the registry."""
+
+    game: ModuleType
+    match: ModuleType
+    bot: ModuleType
+
+    @classmethod
+    def of(cls, name: str) -> GameModules:
+        """Modules of game ``name``; raises KeyError for an unknown game."""
+        return cls(
+            game=find_game(name),
+            match=find_match(name),
+            bot=importlib.import_module(GAMES[name] + ".bot"),
+        )

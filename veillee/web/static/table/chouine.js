@@ -1,0 +1,381 @@
+// The Chouine table page: renders the view the server sends (docs/chouine-views.md) and sends
+// the player's choices. It holds no rules: which cards are legal, and why the others are not,
+// come with the view.
+import { cardBack, cardButton, cardImage, cardName } from "./cards.js";
+import { TableConnection } from "./connection.js";
+import { showCount } from "./count.js";
+import { loadCatalog } from "./i18n.js";
+
+// Display only (the server decides what may be declared): a declaration's points, plain / trump.
+const POINTS = { mariage: [20, 40], tierce: [30, 60], quateron: [40, 80], quinte: [50, 50] };
+
+const root = document.getElementById("table");
+const $ = (id) => document.getElementById(id);
+const tableId = root.dataset.tableId;
+const lang = root.dataset.lang;
+const trickPauseMs = Number(root.dataset.trickPauseMs || 0);
+const tokenKey = `veillee.seat.${tableId}`;
+
+let t = (key) => key;
+let current = null; // the last StateOut
+let conn = null;
+let sending = false;
+let gatherTimer = null;
+let shownTrickKey = null;
+const announced = new Set();
+
+function declarationLabel(decl, trump) {
+  if (decl.kind === "chouine") return t("decl.chouine", { suit: t(`card.suit.${decl.suit}`) });
+  if (decl.kind === "quinte") return t("decl.quinte", { points: decl.points ?? POINTS.quinte[0] });
+  const points = decl.points ?? POINTS[decl.kind][decl.suit === trump ? 1 : 0];
+  return t(`decl.${decl.kind}`, { suit: t(`card.suit.${decl.suit}`), points });
+}
+
+function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
+
+function announce(text) {
+  $("live").textContent = text;
+}
+
+function showRefusal(text) {
+  const box = $("refusal");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+function hideRefusal() {
+  $("refusal").hidden = true;
+}
+
+// ---- sending -----------------------------------------------------------------------------
+
+function send(change) {
+  if (!conn) return;
+  sending = true;
+  root.dataset.state = "sending";
+  hideRefusal();
+  conn.send({ ...change, version: change.type === "new_match" ? undefined : current?.version });
+}
+
+function play(action) {
+  const card = action.split(" ")[0];
+  const button = $("hand").querySelector(`[data-card="${card}"]`);
+  if (button) button.classList.add("lifted");
+  send({ type: "act", action });
+}
+
+function optionsFor(card) {
+  return current.view.deal.legal.filter((a) => a === card || a.startsWith(`${card} `));
+}
+
+function chooseDeclaration(card, options) {
+  const dialog = $("chooser");
+  const deal = current.view.deal;
+  $("chooser-title").textContent = t("table.chooser.title", { card: cardName(card, t) });
+  const box = $("chooser-options");
+  clear(box);
+  // A chouine first (the rules say the page offers it first), then the biggest combination.
+  const order = ["chouine", "quinte", "quateron", "tierce", "mariage"];
+  const declared = options.filter((a) => a !== card).sort((a, b) => order.indexOf(a.split(" ")[1]) - order.indexOf(b.split(" ")[1]));
+  for (const action of declared) {
+    const kind = action.split(" ")[1];
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary";
+    button.dataset.action = action;
+    button.dataset.testid = "declare-option";
+    button.textContent = declarationLabel({ kind, suit: kind === "quinte" ? null : card[1] }, deal.trump);
+    button.addEventListener("click", () => { dialog.close(); play(action); });
+    box.append(button);
+  }
+  if (options.includes(card)) {
+    const plain = document.createElement("button");
+    plain.type = "button";
+    plain.dataset.action = card;
+    plain.dataset.testid = "play-plain";
+    plain.textContent = t("table.chooser.plain");
+    plain.addEventListener("click", () => { dialog.close(); play(card); });
+    box.append(plain);
+  }
+  dialog.showModal();
+}
+
+function onCardClick(card) {
+  const deal = current.view.deal;
+  const options = optionsFor(card);
+  if (sending || options.length === 0) {
+    const reason = deal.refusals?.[card] ?? "not_your_turn";
+    showRefusal(t(`reason.${reason}`));
+    return; // a dimmed card changes nothing
+  }
+  hideRefusal();
+  if (options.length === 1) play(options[0]);
+  else chooseDeclaration(card, options);
+}
+
+// ---- rendering ---------------------------------------------------------------------------
+
+function renderHand(deal, mine) {
+  const hand = $("hand");
+  const focused = document.activeElement?.dataset?.card;
+  clear(hand);
+  deal.hand.forEach((card, index) => {
+    const button = cardButton(card, t);
+    const legal = mine && optionsFor(card).length > 0;
+    button.dataset.legal = String(legal);
+    button.tabIndex = (focused ? card === focused : index === 0) ? 0 : -1;
+    if (!legal) {
+      const reason = t(`reason.${deal.refusals?.[card] ?? "not_your_turn"}`);
+      button.setAttribute("aria-disabled", "true");
+      button.setAttribute("aria-label", `${cardName(card, t)} — ${reason}`);
+      button.title = reason;
+    }
+    button.addEventListener("click", () => onCardClick(card));
+    hand.append(button);
+  });
+  if (focused) hand.querySelector(`[data-card="${focused}"]`)?.focus();
+}
+
+function onHandKey(event) {
+  const cards = [...$("hand").querySelectorAll("button.card")];
+  const index = cards.indexOf(document.activeElement);
+  if (index < 0) return;
+  let next = index;
+  if (event.key === "ArrowRight") next = Math.min(cards.length - 1, index + 1);
+  else if (event.key === "ArrowLeft") next = Math.max(0, index - 1);
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = cards.length - 1;
+  else return;
+  event.preventDefault();
+  cards.forEach((c, i) => { c.tabIndex = i === next ? 0 : -1; });
+  cards[next].focus();
+}
+
+function renderDeclarations(list, deal) {
+  const ul = document.createElement("ul");
+  for (const decl of list) {
+    const li = document.createElement("li");
+    li.dataset.kind = decl.kind;
+    const label = document.createElement("span");
+    label.textContent = declarationLabel(decl, deal.trump);
+    li.append(label);
+    for (const card of decl.cards ?? []) li.append(cardImage(card, t));
+    ul.append(li);
+  }
+  return [...ul.childNodes];
+}
+
+function trickCard(entry, seat) {
+  const wrap = document.createElement("div");
+  wrap.className = `trick-card ${entry.seat === seat ? "mine" : "theirs"}`;
+  wrap.append(cardImage(entry.card, t));
+  if (entry.declaration) {
+    const tag = document.createElement("span");
+    tag.className = "trick-decl";
+    tag.textContent = declarationLabel(entry.declaration, current.view.deal.trump);
+    wrap.append(tag);
+  }
+  return wrap;
+}
+
+function renderTrick(deal, seat) {
+  const trick = $("trick");
+  const cards = deal.trick.length ? deal.trick : [];
+  const last = deal.last_trick;
+  // A trick just gathered stays in view a moment before it goes to its winner.
+  const lastKey = last ? last.cards.map((c) => c.card).join(",") : null;
+  clear(trick);
+  if (cards.length === 0 && last && lastKey !== shownTrickKey && trickPauseMs > 0 && !deal.outcome) {
+    shownTrickKey = lastKey;
+    trick.classList.add("gathering");
+    for (const entry of last.cards) trick.append(trickCard(entry, seat));
+    clearTimeout(gatherTimer);
+    gatherTimer = setTimeout(() => { trick.classList.remove("gathering"); clear(trick); }, trickPauseMs);
+    return;
+  }
+  if (lastKey) shownTrickKey = lastKey;
+  trick.classList.remove("gathering");
+  for (const entry of cards) trick.append(trickCard(entry, seat));
+}
+
+function turnLine(state) {
+  const deal = state.view.deal;
+  const match = state.view.match;
+  if (match.over) return t("turn.match_over");
+  if (deal.to_act === null) return t("turn.partie_over");
+  if (deal.to_act !== state.seat) return t("turn.computer");
+  if (deal.prompt === "seven") return t("turn.prompt");
+  return deal.trick.length === 0 ? t("turn.lead") : t("turn.follow");
+}
+
+function renderMatch(state) {
+  const match = state.view.match;
+  const seat = state.seat;
+  const other = 1 - seat;
+  $("score").textContent = t("match.score", { you: match.wins[seat], them: match.wins[other] });
+  $("match-line").textContent = t("match.line", { best_of: match.best_of, partie: match.partie });
+  const bestOf = $("best-of");
+  const target = match.best_of === 5 ? 3 : 5;
+  bestOf.textContent = t(`match.best_of_${target}`);
+  bestOf.dataset.bestOf = String(target);
+}
+
+function render(state) {
+  const previous = current;
+  current = state;
+  sending = false;
+  const deal = state.view.deal;
+  const match = state.view.match;
+  const seat = state.seat;
+  const other = 1 - seat;
+  const mine = deal.to_act === seat;
+  root.dataset.version = String(state.version);
+
+  renderMatch(state);
+  // Opponent.
+  const backs = $("opp-hand");
+  clear(backs);
+  for (let i = 0; i < deal.hand_counts[other]; i += 1) backs.append(cardBack());
+  backs.setAttribute("aria-label", t("table.opponent_cards", { n: deal.hand_counts[other] }));
+  $("opp-piles").textContent = t("table.piles", { n: deal.piles[other] });
+  $("my-piles").textContent = t("table.piles", { n: deal.piles[seat] });
+  $("opp-declarations").replaceChildren(...renderDeclarations(deal.declarations[other], deal));
+  $("my-declarations").replaceChildren(...renderDeclarations(deal.declarations[seat], deal));
+  $("opp-last-trick").disabled = !deal.opponent_last_trick;
+  $("my-tricks").disabled = deal.own_tricks.length === 0;
+
+  // Talon and turn-up.
+  const stack = $("talon-stack");
+  clear(stack);
+  if (deal.talon_count > 0) stack.append(cardBack());
+  const count = document.createElement("span");
+  count.className = "talon-count";
+  count.dataset.testid = "talon-count";
+  count.textContent = t("table.talon", { n: deal.talon_count });
+  stack.append(count);
+  const turnUp = $("turn-up");
+  clear(turnUp);
+  if (deal.turn_up) turnUp.append(cardImage(deal.turn_up, t));
+  $("trump-line").textContent = t("table.trump", { suit: t(`card.suit.${deal.trump}`) });
+
+  renderTrick(deal, seat);
+  renderHand(deal, mine);
+
+  const swap = $("swap");
+  swap.hidden = !(mine && deal.prompt !== "seven" && deal.legal.includes("swap"));
+
+  const line = turnLine(state);
+  $("turn-line").textContent = line;
+
+  // Last-chance prompt.
+  const prompt = $("prompt");
+  if (mine && deal.prompt === "seven") {
+    $("prompt-swap").disabled = !deal.legal.includes("swap");
+    if (!prompt.open) prompt.showModal();
+  } else if (prompt.open) prompt.close();
+  if ($("chooser").open) $("chooser").close();
+
+  // The count.
+  if (deal.outcome) showCount(state, t, declarationLabel);
+  else if ($("count").open) $("count").close();
+
+  let status = "waiting";
+  if (match.over) status = "match-over";
+  else if (deal.to_act === null) status = "count";
+  else if (mine && deal.prompt === "seven") status = "prompt";
+  else if (mine) status = "my-turn";
+  root.dataset.state = status;
+
+  // Tell screen-reader users what the computer played, and whose turn it is.
+  const played = [...deal.trick, ...(deal.last_trick?.cards ?? [])].filter((e) => e.seat !== seat);
+  const news = [];
+  for (const entry of played) {
+    const key = `${match.partie}:${entry.card}`;
+    if (!announced.has(key)) {
+      announced.add(key);
+      if (previous) news.push(t("live.computer_plays", { card: cardName(entry.card, t) }));
+    }
+  }
+  if (!previous || turnLine(previous) !== line || news.length) news.push(line);
+  announce(news.join(" "));
+}
+
+function openViewer(title, tricks) {
+  $("viewer-title").textContent = title;
+  const box = $("viewer-cards");
+  clear(box);
+  for (const trick of tricks) {
+    const row = document.createElement("div");
+    row.className = "viewer-trick";
+    for (const card of trick) row.append(cardImage(card, t));
+    box.append(row);
+  }
+  $("viewer").showModal();
+}
+
+function showStatus(status) {
+  const banner = $("banner");
+  if (status === "reconnecting") {
+    banner.textContent = t("table.reconnecting");
+    banner.hidden = false;
+  } else if (status === "back") {
+    banner.textContent = t("table.back");
+    banner.hidden = false;
+    setTimeout(() => { banner.hidden = true; }, 1500);
+  } else if (status === "lost") {
+    banner.hidden = true;
+    $("lost").hidden = false;
+    root.dataset.state = "lost";
+  }
+}
+
+async function main() {
+  t = await loadCatalog(lang);
+  const token = sessionStorage.getItem(tokenKey);
+  if (!token) {
+    showStatus("lost");
+    return;
+  }
+  $("hand").addEventListener("keydown", onHandKey);
+  $("swap").addEventListener("click", () => send({ type: "act", action: "swap" }));
+  $("prompt-swap").addEventListener("click", () => { $("prompt").close(); send({ type: "act", action: "swap" }); });
+  $("prompt-continue").addEventListener("click", () => { $("prompt").close(); send({ type: "act", action: "continue" }); });
+  // The prompt must be answered: Escape does not dismiss it.
+  $("prompt").addEventListener("cancel", (event) => event.preventDefault());
+  $("chooser-cancel").addEventListener("click", () => $("chooser").close());
+  $("viewer-close").addEventListener("click", () => $("viewer").close());
+  $("my-tricks").addEventListener("click", () => openViewer(t("table.my_tricks"), current.view.deal.own_tricks));
+  $("opp-last-trick").addEventListener("click", () => {
+    const trick = current.view.deal.opponent_last_trick;
+    if (trick) openViewer(t("table.opponent_last_trick"), [trick]);
+  });
+  $("best-of").addEventListener("click", (event) => {
+    send({ type: "new_match", options: { best_of: Number(event.currentTarget.dataset.bestOf) } });
+  });
+  $("next-partie").addEventListener("click", () => { $("count").close(); send({ type: "next" }); });
+  $("new-match").addEventListener("click", () => {
+    $("count").close();
+    send({ type: "new_match", options: { best_of: current.view.match.best_of } });
+  });
+  $("count").addEventListener("cancel", (event) => event.preventDefault());
+  conn = new TableConnection({
+    tableId,
+    token,
+    lang,
+    onState: render,
+    onAck: () => {},
+    onError: (error) => {
+      sending = false;
+      if (current) root.dataset.state = current.view.deal.to_act === current.seat ? "my-turn" : "waiting";
+      for (const card of $("hand").querySelectorAll(".lifted")) card.classList.remove("lifted");
+      showRefusal(error.message);
+      announce(error.message);
+    },
+    onStatus: showStatus,
+  });
+  conn.open();
+}
+
+main();
