@@ -57,6 +57,7 @@ class AluettePreset:
             "race_to_ten": False,
         }
     )
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: {"tie": TIE_RULES})
     live_settings: frozenset[str] = frozenset({"race_to_ten"})
 
     def why_bad_setting(self, name: str, value: object) -> str | None:

@@ -56,6 +56,11 @@ class Preset(Protocol):
         ...
 
     @property
+    def choices(self) -> Mapping[str, tuple[str, ...]]:
+        """For each setting that takes one of a few named values, those values in order."""
+        ...
+
+    @property
     def live_settings(self) -> frozenset[str]:
         """Settings that may still change while the sheet has rows (the others lock)."""
         ...
