@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from veillee.games import chouine
 from veillee.games.chouine import solver
 from veillee.games.chouine.solver import CHOUINE, Endgame, solve
 
@@ -267,3 +268,53 @@ def test_void_follower_must_trump_else_plays_anything_c4_c5() -> None:
     legal = solver.legal_follows(solver.mask_of(["AS", "7C"]), solver.card_index("KD"), 1)
     assert sorted(solver.cards_of(legal)) == ["7C", "AS"]
     assert not solver.follower_wins(solver.card_index("KD"), solver.card_index("AS"), 1)
+
+
+def engine_minimax(state: chouine.State, seat: int) -> int:
+    """Final total of ``seat`` minus the other's with best play, by the engine's own rules:
+    every legal action of ``legal_actions`` (each declaration option included), ``outcome``."""
+    result = chouine.outcome(state)
+    if result is not None:
+        if result["chouine"] is not None:
+            return CHOUINE if result["chouine"] == seat else -CHOUINE
+        totals = result["totals"]
+        assert isinstance(totals, list)
+        return int(totals[seat]) - int(totals[1 - seat])
+    values = [engine_minimax(chouine.apply(state, a), seat) for a in chouine.legal_actions(state)]
+    return max(values) if state.to_act == seat else min(values)
+
+
+def phase2_states(seed: int, count: int, trick: int) -> list[chouine.State]:
+    """States of randomly played parties at some decision of trick ``trick`` (phase 2)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = chouine.deal_random(rng, dealer=rng.randrange(2))
+        while state.to_act is not None and state.trick_number < trick:
+            state = chouine.apply(state, rng.choice(chouine.legal_actions(state)))
+        if state.to_act is None:
+            continue
+        if rng.random() < 0.5:  # half of them with the lead already on the table
+            state = chouine.apply(state, rng.choice(chouine.legal_actions(state)))
+        if state.to_act is not None:
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize(("trick", "count"), [(16, 30), (15, 30), (14, 40), (13, 40), (12, 40)])
+def test_solver_on_real_positions_equals_engine_minimax(trick: int, count: int) -> None:
+    for state in phase2_states(trick, count, trick):
+        seat = state.to_act
+        assert seat is not None
+        endgame, settled = solver.endgame_from_observation(chouine.observation(state, seat))
+        solution = solve(endgame)
+        expected = engine_minimax(state, seat)
+        if abs(expected) == CHOUINE:
+            assert solution.value == expected
+        else:
+            assert settled + solution.value == expected
+        # The chosen action is legal in the engine and reaches the optimal value.
+        action = chouine.Action.play(solution.card, solution.declaration)
+        assert chouine.why_illegal(state, seat, action) is None
+        after = engine_minimax(chouine.apply(state, action), seat)
+        assert after == expected
