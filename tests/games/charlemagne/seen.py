@@ -1,0 +1,53 @@
+"""What rules §12 lets a seat see, computed from the state independently of ``views``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from veillee.cards import PIQUET_JOKERS_34
+from veillee.games.charlemagne.rules import State, partner
+
+CARDS = frozenset(PIQUET_JOKERS_34)
+
+
+def allowed_cards(state: State, seat: int) -> set[str]:
+    """Every card ``seat`` may see now: its hand, every card played, the kitty it took and its
+    own discards (bidder), the blind card (bidder and partner), a Gros Mulot spread."""
+    allowed = set(state.hands[seat])
+    allowed |= {c for t in state.tricks for _, c in t.cards}
+    allowed |= {c for _, c in state.trick}
+    if state.bidder is not None:
+        if seat == state.bidder:
+            if state.kitty_taken:
+                allowed |= set(state.kitty)
+            allowed |= set(state.discards)
+        if state.blind is not None and seat in (state.bidder, partner(state.bidder)):
+            allowed.add(state.blind)
+        if state.spread:
+            allowed |= set(state.hands[state.bidder])
+    return allowed
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card code appearing anywhere in a JSON-like value: strings, words of strings
+    (action texts such as ``"discard 7C 8D"``) and dict keys."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        found |= {w for w in value.split() if w in CARDS}
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            found |= cards_in(k) | cards_in(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            found |= cards_in(v)
+    return found
+
+
+def accounted(state: State) -> list[str]:
+    """Every card wherever it lies: hands, kitty left in the middle, discards, tricks."""
+    cards = [c for h in state.hands for c in h]
+    if not state.kitty_taken:
+        cards += list(state.kitty)
+    cards += list(state.discards) + list(state.out_discards)
+    cards += [c for t in state.tricks for _, c in t.cards] + [c for _, c in state.trick]
+    return cards

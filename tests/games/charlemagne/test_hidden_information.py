@@ -1,0 +1,85 @@
+"""Rules §12 over 200+ computer-only hands: every view at every step shows only what that seat
+may see, and the computer players are handed ``observation(state, seat)`` and nothing else."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from veillee.games.charlemagne import bot, rules, selfplay, views
+from veillee.games.charlemagne.rules import Action, State
+
+from .seen import allowed_cards, cards_in
+
+HANDS = 240
+
+
+class Witness:
+    """Wraps the computer players of one hand and checks every call against a shadow copy of
+    the hand, replayed from the actions the players return."""
+
+    def __init__(self, state: State) -> None:
+        self.shadow = state
+        self.calls = 0
+        self.bids: list[str] = []
+
+    def check_views(self) -> None:
+        for seat in range(4):
+            allowed = allowed_cards(self.shadow, seat)
+            assert cards_in(views.view(self.shadow, seat)) <= allowed
+            assert cards_in(views.observation(self.shadow, seat)) <= allowed
+
+    def player(self, inner: selfplay.Player) -> selfplay.Player:
+        def play(
+            observation: dict[str, Any], legal: Sequence[Action], rng: random.Random
+        ) -> Action:
+            seat = self.shadow.to_act
+            assert seat is not None
+            # exactly the seat's observation, as plain JSON data: no state, no deck, no seed
+            assert observation == views.observation(self.shadow, seat)
+            assert json.loads(json.dumps(observation)) == observation
+            assert cards_in(observation) <= allowed_cards(self.shadow, seat)
+            assert list(legal) == rules.legal_actions(self.shadow)
+            self.check_views()
+            action = inner(observation, legal, rng)
+            assert action in legal
+            if self.shadow.phase == "auction":
+                self.bids.append(str(action))
+            self.shadow = rules.apply(self.shadow, action)
+            self.calls += 1
+            return action
+
+        return play
+
+
+def test_computer_only_hands_never_see_a_hidden_card() -> None:
+    rng = random.Random(2026)
+    contracts: set[str] = set()
+    for n in range(HANDS):
+        state = rules.deal_random(rng, dealer=n % 4)
+        witness = Witness(state)
+        inner = bot.choose if n % 3 else bot.greedy_choose
+        players = [witness.player(inner if seat % 2 else bot.choose) for seat in range(4)]
+        final = selfplay.play_hand(state, players, rng)
+        assert final == witness.shadow
+        witness.check_views()  # the stopped hand: unplayed cards stay hidden
+        assert witness.calls >= 4
+        assert "gros-mulot" not in witness.bids
+        contracts.add(str(final.contract))
+    # the hands exercised number bids and a solo bid at least
+    assert {"5", "mulot"} <= contracts
+
+
+def test_a_stopped_hand_reveals_no_unplayed_card() -> None:
+    rng = random.Random(5)
+    for n in range(60):
+        final = selfplay.play_hand(rules.deal_random(rng, dealer=n % 4), [bot.choose] * 4, rng)
+        if len(final.tricks) == 8:
+            continue
+        for seat in range(4):
+            others = {c for s in range(4) if s != seat for c in final.hands[s]}
+            if final.spread and final.bidder is not None:
+                others -= set(final.hands[final.bidder])
+            assert not cards_in(views.view(final, seat)) & others
