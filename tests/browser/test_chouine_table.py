@@ -1,0 +1,148 @@
+"""The Chouine table in Debian's Chromium, clicked like a person (bot pacing 0)."""
+
+from __future__ import annotations
+
+import random
+
+from playwright.async_api import Page, expect
+
+TURN_STATES = "my-turn,prompt,count,match-over"
+
+
+async def open_computer_table(page: Page, base: str) -> None:
+    await page.goto(base + "/chouine")
+    await page.get_by_role("button", name="Play against the computer").click()
+    await page.wait_for_url("**/chouine/table/*")
+    await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+
+
+async def wait_for_decision(page: Page, after_version: int) -> tuple[str, int]:
+    """Wait until the page asks something of us at a version newer than ``after_version``."""
+    await page.wait_for_function(
+        """([states, v]) => {
+            const t = document.getElementById('table');
+            return states.split(',').includes(t.dataset.state) && Number(t.dataset.version) > v;
+        }""",
+        arg=[TURN_STATES, after_version],
+    )
+    table = page.locator("#table")
+    return (
+        await table.get_attribute("data-state") or "",
+        int(await table.get_attribute("data-version") or -1),
+    )
+
+
+async def play_match(page: Page, rng: random.Random) -> dict[str, int]:
+    """Play the running match to its end, clicking like a person: a legal card (a declaration
+    whenever one is offered), an answer to the seven prompt, "Next partie" after each count."""
+    seen = {"parties": 0, "declarations": 0, "prompts": 0, "swaps": 0}
+    version = int(await page.locator("#table").get_attribute("data-version") or -1) - 1
+    for _ in range(400):
+        state, version = await wait_for_decision(page, version)
+        if state == "match-over":
+            seen["parties"] += 1
+            return seen
+        if state == "count":
+            count = page.get_by_test_id("count")
+            await expect(count).to_be_visible()
+            await expect(count.get_by_test_id("pile-mine")).to_be_visible()
+            await expect(count.get_by_role("row", name="Total")).to_be_visible()
+            seen["parties"] += 1
+            await count.get_by_test_id("next-partie").click()
+        elif state == "prompt":
+            seen["prompts"] += 1
+            prompt = page.get_by_test_id("seven-prompt")
+            swap = prompt.get_by_test_id("prompt-swap")
+            if await swap.is_enabled():
+                seen["swaps"] += 1
+                await swap.click()
+            else:
+                await prompt.get_by_role("button", name="Carry on").click()
+        else:
+            legal = page.locator('#hand button.card[data-legal="true"]')
+            n = await legal.count()
+            assert n > 0
+            await legal.nth(rng.randrange(n)).click()
+            chooser = page.get_by_test_id("declare-chooser")
+            if await chooser.is_visible():
+                seen["declarations"] += 1
+                await chooser.get_by_test_id("declare-option").first.click()
+    raise AssertionError("the match did not end")
+
+
+async def test_whole_best_of_3_match_against_the_computer(live_server: str, page: Page) -> None:
+    rng = random.Random(7)
+    await open_computer_table(page, live_server)
+    await page.get_by_test_id("best-of").click()  # "Best of 3": a new match at 0–0
+    await expect(page.get_by_test_id("match-line")).to_contain_text("Best of 3")
+    await expect(page.get_by_test_id("score")).to_have_text("You 0 – 0 Computer")
+    # The seven prompt comes only to the seat that follows trick 11: play further matches
+    # until one of them has asked it (each match is played to its result).
+    prompts = 0
+    for _ in range(6):
+        seen = await play_match(page, rng)
+        prompts += seen["prompts"]
+        result = page.get_by_test_id("match-result")
+        await expect(result).to_be_visible()
+        await expect(result).to_contain_text("the match")
+        wins = (await page.get_by_test_id("score").inner_text()).split()
+        assert max(int(wins[1]), int(wins[3])) == 2
+        assert seen["parties"] >= 2
+        if prompts:
+            break
+        await page.get_by_test_id("new-match").click()
+        await expect(page.get_by_test_id("score")).to_have_text("You 0 – 0 Computer")
+    assert prompts >= 1
+
+
+async def test_dimmed_card_explains_itself_and_changes_nothing(
+    live_server: str, page: Page
+) -> None:
+    await open_computer_table(page, live_server)
+    version = -1
+    # Play until a card of ours is refused (phase 2 duties), or use the computer's turn.
+    for _ in range(60):
+        state, version = await wait_for_decision(page, version)
+        dimmed = page.locator('#hand button.card[data-legal="false"]')
+        if state == "my-turn" and await dimmed.count() > 0:
+            break
+        if state == "count":
+            await page.get_by_test_id("next-partie").click()
+            continue
+        if state == "prompt":
+            await page.get_by_role("button", name="Carry on").click()
+            continue
+        await page.locator('#hand button.card[data-legal="true"]').first.click()
+        chooser = page.get_by_test_id("declare-chooser")
+        if await chooser.is_visible():
+            await chooser.get_by_test_id("play-plain").click()
+    else:
+        raise AssertionError("no card was ever refused")
+    card = page.locator('#hand button.card[data-legal="false"]').first
+    code = await card.get_attribute("data-card")
+    reason = await card.get_attribute("title")
+    assert reason and reason.startswith(("Talon empty", "Trump led", "You cannot follow"))
+    # aria-disabled makes Playwright wait for an enabled element: click it where it lies.
+    await card.click(force=True)
+    refusal = page.get_by_test_id("refusal")
+    await expect(refusal).to_be_visible()
+    await expect(refusal).to_have_text(reason)
+    await page.wait_for_timeout(300)
+    assert await page.locator("#table").get_attribute("data-version") == str(version)
+    await expect(page.locator(f'#hand button.card[data-card="{code}"]')).to_be_visible()
+    await expect(page.get_by_test_id("trick").locator(f'[data-card="{code}"]')).to_have_count(0)
+
+
+async def test_five_cards_fit_a_phone_without_horizontal_scroll(
+    live_server: str, phone: Page
+) -> None:
+    await open_computer_table(phone, live_server)
+    cards = phone.get_by_test_id("hand").locator("button.card")
+    for i in range(5):
+        box = await cards.nth(i).bounding_box()
+        assert box is not None
+        assert box["width"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    scroll = await phone.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= 390
+    name = await cards.first.get_attribute("aria-label")
+    assert name and " of " in name
