@@ -179,7 +179,9 @@ function enter(side, outcome, points) {
 
 function change(message) {
   say("");
-  if (!link.send({ ...message, client_id: newClientId() })) say(t("scores.net.needed"));
+  if (link.send({ ...message, client_id: newClientId() })) return true;
+  say(t("scores.net.needed"));
+  return false;
 }
 
 function openEdit(index) {
@@ -267,8 +269,8 @@ $("end-yes").addEventListener("click", () => {
   change({ type: "end" });
 });
 $("race").addEventListener("change", (event) => {
-  change({ type: "setting", name: "race_to_ten", value: event.target.checked });
-  render();
+  // the box shows the tap at once; the server's sheet (or refusal) settles it
+  if (!change({ type: "setting", name: "race_to_ten", value: event.target.checked })) render();
 });
 $("edit-cancel").addEventListener("click", () => $("edit-dialog").close());
 $("share").addEventListener("click", () => {
