@@ -101,11 +101,19 @@ class TableService:
     ``clock`` returns the current UTC time (injectable for the lifetime tests). Computer moves
     run as asyncio tasks that compute the move in a worker thread, paced by
     ``settings.bot_delay_ms`` (plus ``trick_pause_ms`` when a trick has just been gathered).
+    With ``autoplay=False`` nothing runs by itself: the caller drives the computer seats with
+    :meth:`step` (the self-play tests do, to see every version).
     """
 
     def __init__(
-        self, store: Store, bus: Bus, settings: Settings, clock: Clock | None = None
+        self,
+        store: Store,
+        bus: Bus,
+        settings: Settings,
+        clock: Clock | None = None,
+        autoplay: bool = True,
     ) -> None:
+        self.autoplay = autoplay
         self.store = store
         self.bus = bus
         self.settings = settings
@@ -291,6 +299,8 @@ class TableService:
 
     def kick(self, table_id: str) -> None:
         """Make sure the computer seats of ``table_id`` get to play if one of them is to act."""
+        if not self.autoplay:
+            return
         self._dirty.add(table_id)
         task = self._runners.get(table_id)
         if task is None or task.done():

@@ -1,0 +1,85 @@
+"""Rules §10 through the table service: over 200+ parties between two computer players, no
+message sent to a seat holds a card that seat may not see at that moment, nor any deck order or
+seed."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from veillee.bus import InProcessBus
+from veillee.config import Settings
+from veillee.store import Store
+from veillee.tables import COMPUTER, TableService, seat_view
+from veillee.web.table_protocol import StateOut
+
+CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT987][SHDC])(?![A-Za-z0-9])")
+SECRET_KEYS = re.compile(r'"(deck|seed|talon|hands|rng|state)"\s*:')
+
+
+def hidden_from(deal: dict[str, Any], seat: int) -> set[str]:
+    """The cards ``seat`` may not see now, from the full partie state (rules §10): the talon's
+    face-down cards and the opponent's hand, less what the opponent has shown (the other cards
+    of its declarations once their trick is complete, a turn-up it took)."""
+    other = 1 - seat
+    over = deal["to_act"] is None
+    shown: set[str] = set()
+    for declaration in deal["declarations"]:
+        complete = over or declaration["trick"] < deal["trick_number"]
+        if declaration["seat"] == other and complete:
+            shown.update(declaration["cards"])
+    for taken in deal["taken_turn_ups"]:
+        if taken["seat"] == other:
+            shown.add(taken["card"])
+    return (set(deal["hands"][other]) - shown) | set(deal["talon"])
+
+
+async def test_no_message_shows_a_hidden_card_over_200_parties(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, bot_delay_ms=0, trick_pause_ms=0)
+    store = await Store.open(settings.resolved_database_url())
+    service = TableService(store, InProcessBus(), settings, autoplay=False)
+    parties = messages = 0
+    started = time.perf_counter()
+    try:
+        while parties < 200:
+            record, grants = await service.create_table("chouine", (COMPUTER, COMPUTER))
+            assert grants == []
+            was_over = False
+            while record is not None:
+                deal = record.data["match"]["state"]
+                for seat in (0, 1):
+                    text = StateOut(**seat_view(record, seat)).model_dump_json()
+                    messages += 1
+                    leaked = set(CARD.findall(text)) & hidden_from(deal, seat)
+                    assert not leaked, (seat, sorted(leaked), text)
+                    assert not SECRET_KEYS.search(text), text
+                over = deal["to_act"] is None
+                parties += over and not was_over
+                was_over = over
+                record = await service.step(record.id)
+    finally:
+        await service.close()
+        await store.close()
+    elapsed = time.perf_counter() - started
+    assert parties >= 200 and messages > 200 * 30
+    print(f"{parties} parties, {messages} messages checked in {elapsed:.1f} s")
+
+
+def test_hidden_cards_are_what_rules_10_says() -> None:
+    deal = {
+        "to_act": 0,
+        "trick_number": 5,
+        "hands": [["AH", "7S"], ["KH", "QH", "8C", "KS", "9S"]],
+        "talon": ["9D", "TC"],
+        "declarations": [
+            {"seat": 1, "kind": "tierce", "cards": ["JH", "KH", "QH"], "trick": 4, "card": "JH"},
+        ],
+        "taken_turn_ups": [{"seat": 1, "card": "KS", "how": "swap"}],
+    }
+    # The tierce was declared with JH in trick 4 (complete): KH and QH are shown; KS was taken.
+    assert hidden_from(deal, 0) == {"8C", "9S", "9D", "TC"}
+    assert hidden_from(deal, 1) == {"AH", "7S", "9D", "TC"}
+    # While the declaration's trick is still open only the card played is shown.
+    assert hidden_from({**deal, "trick_number": 4}, 0) == {"KH", "QH", "8C", "9S", "9D", "TC"}
