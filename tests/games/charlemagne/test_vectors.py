@@ -266,7 +266,7 @@ def test_k17_gros_charlemagne_with_the_partners_card_never_shows_the_kitty() -> 
 
 
 def match_with(deal: rules.State, scores: tuple[int, int]) -> match.Match:
-    return match.Match(target=32, scores=scores, dealer=deal.dealer, hand=1, deal=deal)
+    return match.start_match(deal, scores=scores)
 
 
 def test_k18_scoring_at_the_edge_reaching_32_wins() -> None:
@@ -521,3 +521,17 @@ def test_k23_gros_mulot_failed_at_the_bidders_first_trick() -> None:
     out = rules.outcome(s)
     assert out is not None
     assert (out["made"], out["scoring_team"], out["points"]) == (False, EW, 15)
+
+
+def test_match_deal_passes_left_and_refuses_early_next_deal() -> None:
+    m = match.new_match(random.Random(1), first_dealer=W)
+    assert m.dealer == W and m.deal.to_act == N
+    with pytest.raises(IllegalAction) as err:
+        match.next_deal(m, random.Random(2))
+    assert err.value.reason == "deal_not_over"
+    assert match.why_illegal(m, E, Action.pass_()) == "not_your_turn"
+    while not match.deal_over(m):
+        m = match.apply(m, match.legal_actions(m)[-1])
+    assert match.why_illegal(m, N, Action.pass_()) == "deal_over"
+    m = match.next_deal_from(m, list(PIQUET_JOKERS_34))
+    assert (m.dealer, m.hand, m.deal.to_act) == (N, 2, E)

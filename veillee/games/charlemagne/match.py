@@ -39,21 +39,22 @@ class Match:
     winner: int | None = None
 
 
-def new_match(rng: random.Random, target: int = 32) -> Match:
-    """A new match: first dealer drawn with ``rng``, first hand dealt with ``rng``.
-
-    Raises ValueError for a target below 1.
+def new_match(rng: random.Random, target: int = 32, first_dealer: int | None = None) -> Match:
+    """A new match: first dealer drawn with ``rng`` (unless ``first_dealer`` is given, for
+    tests), first hand dealt with ``rng``. Raises ValueError for a target below 1.
     """
     if target < 1:
         raise ValueError("target must be positive")
-    dealer = rng.randrange(seats)
-    return Match(
-        target=target,
-        scores=(0, 0),
-        dealer=dealer,
-        hand=1,
-        deal=rules.deal_random(rng, dealer=dealer),
-    )
+    dealer = rng.randrange(seats) if first_dealer is None else first_dealer
+    return start_match(rules.deal_random(rng, dealer=dealer), target)
+
+
+def start_match(state: State, target: int = 32, scores: tuple[int, int] = (0, 0)) -> Match:
+    """A match whose current hand is ``state`` (its dealer deals), from ``scores``; for tests
+    and tools. Raises ValueError for a target below 1."""
+    if target < 1:
+        raise ValueError("target must be positive")
+    return Match(target=target, scores=scores, dealer=state.dealer, hand=1, deal=state)
 
 
 def to_act(m: Match) -> int | None:
@@ -127,6 +128,16 @@ def next_deal(m: Match, rng: random.Random) -> Match:
         raise IllegalAction("deal_not_over")
     dealer = rules.left(m.dealer)
     return replace(m, dealer=dealer, hand=m.hand + 1, deal=rules.deal_random(rng, dealer=dealer))
+
+
+def next_deal_from(m: Match, deck: list[str]) -> Match:
+    """Like :func:`next_deal` with an explicit deck (tests)."""
+    if is_over(m):
+        raise IllegalAction("match_over")
+    if not deal_over(m):
+        raise IllegalAction("deal_not_over")
+    dealer = rules.left(m.dealer)
+    return replace(m, dealer=dealer, hand=m.hand + 1, deal=rules.deal(deck, dealer=dealer))
 
 
 def _match_part(m: Match) -> dict[str, Any]:
