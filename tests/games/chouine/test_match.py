@@ -1,0 +1,106 @@
+"""The Chouine match (rules §2, docs/match-contract.md): best of 3 or 5, dealer rotation, ties."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from veillee.games import IllegalAction
+from veillee.games.chouine import match, rules
+from veillee.games.chouine.match import Match
+
+
+def play_match(seed: int, best_of: int) -> tuple[Match, list[int]]:
+    """A whole match of random legal play; returns it and each partie's dealer."""
+    rng = random.Random(seed)
+    m = match.new_match(rng, best_of=best_of)
+    dealers = [m.dealer]
+    while True:
+        while not match.deal_over(m):
+            seat = match.to_act(m)
+            assert seat is not None
+            m = match.apply(m, rng.choice(match.legal_actions(m)))
+            assert match.from_json(json.loads(json.dumps(match.to_json(m)))) == m
+        if match.is_over(m):
+            return m, dealers
+        m = match.next_deal(m, rng)
+        dealers.append(m.dealer)
+
+
+@pytest.mark.parametrize("best_of, target", [(3, 2), (5, 3)])
+def test_match_ends_when_a_seat_reaches_the_target(best_of: int, target: int) -> None:
+    for seed in range(30):
+        m, dealers = play_match(seed, best_of)
+        winner = match.winner(m)
+        assert winner is not None and m.wins[winner] == target
+        assert m.wins[1 - winner] < target
+        decided = [r for r in m.results if r.winner is not None]
+        assert len(decided) == sum(m.wins)
+        assert m.results[-1].winner == winner
+        assert len(m.results) == m.partie == len(dealers)
+        # The deal passes after a decided partie and stays after a tie.
+        for r, before, after in zip(m.results, dealers, dealers[1:], strict=False):
+            assert after == (before if r.winner is None else 1 - before)
+        with pytest.raises(IllegalAction) as e:
+            match.next_deal(m, random.Random(0))
+        assert e.value.reason == "match_over"
+        assert match.why_illegal(m, 0, rules.Action.parse("AS")) == "match_over"
+        assert match.to_act(m) is None and match.legal_actions(m) == []
+
+
+def test_first_dealer_is_random_and_non_dealer_leads() -> None:
+    dealers = set()
+    for seed in range(40):
+        m = match.new_match(random.Random(seed))
+        dealers.add(m.dealer)
+        assert m.best_of == 5 and m.wins == (0, 0) and m.partie == 1
+        assert match.to_act(m) == 1 - m.dealer == m.state.leader
+    assert dealers == {0, 1}
+
+
+def test_only_best_of_three_or_five() -> None:
+    with pytest.raises(ValueError):
+        match.new_match(random.Random(0), best_of=4)
+
+
+def test_next_deal_refused_while_the_partie_runs() -> None:
+    m = match.new_match(random.Random(3), best_of=3)
+    with pytest.raises(IllegalAction) as e:
+        match.next_deal(m, random.Random(3))
+    assert e.value.reason == "deal_not_over"
+
+
+def test_why_illegal_reports_turn_and_rules_reasons_and_apply_changes_nothing() -> None:
+    m = match.new_match(random.Random(4), best_of=3)
+    seat = match.to_act(m)
+    assert seat is not None
+    card = rules.code_list(m.state.hands[1 - seat])[0]
+    assert match.why_illegal(m, 1 - seat, rules.Action.parse(card)) == "not_your_turn"
+    assert match.why_illegal(m, seat, rules.Action.parse(card)) == "card_not_in_hand"
+    before = match.to_json(m)
+    with pytest.raises(IllegalAction) as e:
+        match.apply(m, rules.Action.parse(card))
+    assert e.value.reason == "card_not_in_hand"
+    assert match.to_json(m) == before
+
+
+def test_finished_partie_refuses_actions_with_deal_over() -> None:
+    m, _ = play_match(5, 5)
+    m = m._replace(wins=(0, 0))  # pretend the match goes on: the partie itself is over
+    assert match.why_illegal(m, 0, rules.Action.parse("AS")) == "deal_over"
+
+
+def test_match_view_holds_the_score_and_the_seat_view() -> None:
+    m, _ = play_match(6, 3)
+    v = match.view(m, 0)
+    assert set(v) == {"match", "deal"}
+    assert v["match"]["best_of"] == 3 and v["match"]["over"] is True
+    assert v["match"]["winner"] == match.winner(m)
+    assert v["match"]["wins"] == list(m.wins) and len(v["match"]["results"]) == m.partie
+    assert v["deal"]["seat"] == 0 and v["deal"]["outcome"] is not None
+    o = match.observation(m, 1)
+    assert "plays" in o["deal"] and o["match"] == match.view(m, 1)["match"]
+    json.dumps(v)
+    assert match.seats == 2
