@@ -82,9 +82,11 @@ REASONS: dict[str, str] = {
     "suit_already_declared": "you have already declared in that suit this partie",
     "quinte_already_declared": "you have already declared a quinte this partie",
     "swap_not_allowed": "the seven swap is not allowed now",
+    "match_over": "the match is over",
+    "deal_not_over": "the partie is still being played",
 }
-"""Every reason code the engine gives (stable identifiers) with a one-line English gloss; the
-web layer translates them."""
+"""Every reason code the engine and its match give (stable identifiers) with a one-line English
+gloss; the web layer translates them."""
 
 
 def code(card: int) -> str:
