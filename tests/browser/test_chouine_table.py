@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 
-from playwright.async_api import Page, expect
+from playwright.async_api import Browser, Page, expect
 
 TURN_STATES = "my-turn,prompt,count,match-over"
 
@@ -146,3 +147,63 @@ async def test_five_cards_fit_a_phone_without_horizontal_scroll(
     assert scroll <= 390
     name = await cards.first.get_attribute("aria-label")
     assert name and " of " in name
+
+
+async def test_reload_resumes_the_match_exactly(live_server: str, page: Page) -> None:
+    await open_computer_table(page, live_server)
+    _, version = await wait_for_decision(page, -1)
+    await page.locator('#hand button.card[data-legal="true"]').first.click()
+    chooser = page.get_by_test_id("declare-chooser")
+    if await chooser.is_visible():
+        await chooser.get_by_test_id("play-plain").click()
+    _, version = await wait_for_decision(page, version)
+    hand = await page.locator("#hand button.card").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
+    url = page.url
+    await page.reload()
+    assert page.url == url
+    await expect(page.locator("#table")).to_have_attribute("data-version", str(version))
+    again = await page.locator("#hand button.card").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
+    assert again == hand
+    # Another tab (a new session) has no seat there.
+    other = await page.context.browser.new_page()  # type: ignore[union-attr]
+    await other.goto(url)
+    await expect(other.get_by_test_id("table-lost")).to_be_visible()
+    await other.close()
+
+
+async def test_keyboard_moves_along_the_hand_and_enter_plays(live_server: str, page: Page) -> None:
+    await open_computer_table(page, live_server)
+    state, version = await wait_for_decision(page, -1)
+    while state != "my-turn":  # a prompt or count cannot come this early
+        state, version = await wait_for_decision(page, version)
+    cards = page.locator("#hand button.card")
+    await cards.first.focus()
+    await page.keyboard.press("ArrowRight")
+    await expect(cards.nth(1)).to_be_focused()
+    await page.keyboard.press("ArrowLeft")
+    await page.keyboard.press("ArrowRight")
+    code = await cards.nth(1).get_attribute("data-card")
+    await page.keyboard.press("Enter")
+    chooser = page.get_by_test_id("declare-chooser")
+    if await chooser.is_visible():
+        await chooser.get_by_test_id("play-plain").click()
+    await expect(page.locator(f'#hand button.card[data-card="{code}"]')).to_have_count(0)
+    await expect(page.locator("#live")).not_to_be_empty()
+
+
+async def test_table_speaks_french(live_server: str, browser: Browser) -> None:
+    ctx = await browser.new_context(locale="fr-FR")
+    page = await ctx.new_page()
+    await page.goto(live_server + "/chouine")
+    await page.get_by_role("button", name="Jouer contre l'ordinateur").click()
+    await page.wait_for_url("**/chouine/table/*")
+    card = page.get_by_test_id("hand").locator("button.card").first
+    await expect(card).to_have_attribute(
+        "aria-label", re.compile(r"^(As|Dix|Roi|Dame|Valet|Neuf|Huit|Sept) de ")
+    )
+    await expect(page.get_by_test_id("score")).to_have_text("Vous 0 – 0 Ordinateur")
+    await ctx.close()

@@ -40,9 +40,9 @@ export function cardFace(code, t) {
   const label = rankLabel(rank, t);
   for (const flip of [false, true]) {
     const g = el("g", flip ? { transform: "rotate(180 30 45)" } : {});
-    const text = el("text", { x: 6.5, y: 15, class: "card-rank", "text-anchor": "middle" });
+    const text = el("text", { x: 7.5, y: 14, class: "card-rank", "text-anchor": "middle" });
     text.textContent = label;
-    g.append(text, suitSign(suit, 2.5, 18, 0.4));
+    g.append(text, suitSign(suit, 3.5, 17, 0.4));
     svg.append(g);
   }
   if (COURTS.has(rank)) {

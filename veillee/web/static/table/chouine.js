@@ -278,7 +278,7 @@ function render(state) {
   if ($("chooser").open) $("chooser").close();
 
   // The count.
-  if (deal.outcome) showCount(state, t, declarationLabel);
+  if (deal.outcome) showCount(state, t);
   else if ($("count").open) $("count").close();
 
   let status = "waiting";

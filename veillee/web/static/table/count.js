@@ -17,7 +17,7 @@ function row(label, values, className) {
   return tr;
 }
 
-export function showCount(state, t, declarationLabel) {
+export function showCount(state, t) {
   const dialog = document.getElementById("count");
   const deal = state.view.deal;
   const match = state.view.match;
@@ -51,7 +51,8 @@ export function showCount(state, t, declarationLabel) {
     for (const decl of outcome.declarations[s]) {
       const values = ["", ""];
       values[i] = String(decl.points);
-      body.append(row(declarationLabel(decl, deal.trump), values, "declaration"));
+      const suit = decl.suit ? t(`card.suit.${decl.suit}`) : "";
+      body.append(row(t(`declname.${decl.kind}`, { suit }), values, "declaration"));
     }
   });
   if (outcome.totals) {

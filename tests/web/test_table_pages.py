@@ -1,0 +1,81 @@
+"""The Chouine pages and catalogs: French and English everywhere, every reason in words."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+from fastapi import FastAPI
+
+import veillee.games.chouine as chouine_package
+from veillee.web import i18n
+
+CATALOGS = Path(i18n.__file__).parent / "i18n"
+TABLE_REASONS = {
+    "bad_json", "unknown_type", "bad_message", "message_too_large", "rate_limited",
+    "hello_first", "bad_token", "table_gone", "version_conflict", "bad_action", "bad_options",
+}  # fmt: skip
+
+
+def engine_reason_codes() -> set[str]:
+    """Reason codes the Chouine engine can give (read from its sources)."""
+    codes: set[str] = set()
+    for path in Path(chouine_package.__file__).parent.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        codes |= set(re.findall(r'IllegalAction\("([a-z_]+)"\)', text))
+        codes |= set(re.findall(r'return "([a-z]+_[a-z_]+)"', text))
+    return codes
+
+
+def test_french_and_english_catalogs_hold_the_same_strings() -> None:
+    en = json.loads((CATALOGS / "chouine.en.json").read_text(encoding="utf-8"))
+    fr = json.loads((CATALOGS / "chouine.fr.json").read_text(encoding="utf-8"))
+    assert set(en) == set(fr)
+    assert all(value.strip() for value in [*en.values(), *fr.values()])
+
+
+def test_every_reason_code_is_said_in_words_in_both_languages() -> None:
+    codes = engine_reason_codes() | TABLE_REASONS | {"must_beat_trump"}
+    assert {"must_follow_suit", "must_trump", "not_your_turn"} <= codes
+    for lang in i18n.LANGS:
+        missing = [c for c in sorted(codes) if f"reason.{c}" not in i18n.catalog(lang)]
+        assert not missing, (lang, missing)
+
+
+def test_card_names_follow_each_language() -> None:
+    def name(lang: str, code: str) -> str:
+        return i18n.t(
+            lang,
+            "card.name",
+            rank=i18n.t(lang, f"card.rank.{code[0]}"),
+            suit=i18n.t(lang, f"card.suit.{code[1]}"),
+        )
+
+    assert name("fr", "JH") == "Valet de cœur"
+    assert name("en", "JH") == "Jack of hearts"
+    assert name("fr", "TS") == "Dix de pique"
+
+
+async def test_chouine_page_offers_the_computer_in_the_browser_language(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        en = await c.get("/chouine", headers={"accept-language": "en"})
+        fr = await c.get("/chouine", headers={"accept-language": "fr"})
+        assert en.status_code == 200 and "Play against the computer" in en.text
+        assert "Jouer contre l&#39;ordinateur" in fr.text or "Jouer contre l'ordinateur" in fr.text
+        assert "<script>" not in en.text  # no inline script (CSP)
+
+
+async def test_table_page_carries_its_table_and_no_secret(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        made = (await c.post("/api/tables", json={"game": "chouine"})).json()
+        page = await c.get(made["url"])
+        assert page.status_code == 200
+        assert f'data-table-id="{made["table_id"]}"' in page.text
+        assert made["token"] not in page.text
+        assert (await c.get("/nogame/table/x")).status_code == 404
+        bad = await c.post("/api/tables", json={"game": "chouine", "options": {"best_of": 7}})
+        assert bad.status_code == 422
+        unknown = await c.post("/api/tables", json={"game": "tarot"})
+        assert unknown.status_code == 404
