@@ -36,7 +36,7 @@ async def wait_for_decision(page: Page, after_version: int) -> tuple[str, int]:
 async def play_match(page: Page, rng: random.Random) -> dict[str, int]:
     """Play the running match to its end, clicking like a person: a legal card (a declaration
     whenever one is offered), an answer to the seven prompt, "Next partie" after each count."""
-    seen = {"parties": 0, "declarations": 0, "prompts": 0, "swaps": 0}
+    seen = {"parties": 0, "declarations": 0, "prompts": 0, "swaps": 0, "viewed": 0}
     version = int(await page.locator("#table").get_attribute("data-version") or -1) - 1
     for _ in range(400):
         state, version = await wait_for_decision(page, version)
@@ -59,7 +59,16 @@ async def play_match(page: Page, rng: random.Random) -> dict[str, int]:
                 await swap.click()
             else:
                 await prompt.get_by_role("button", name="Carry on").click()
+        elif await page.get_by_test_id("swap").is_visible():
+            seen["swaps"] += 1
+            await page.get_by_test_id("swap").click()
         else:
+            if await page.get_by_test_id("opponent-last-trick").is_enabled():
+                seen["viewed"] += 1
+                await page.get_by_test_id("opponent-last-trick").click()
+                viewer = page.get_by_test_id("trick-viewer")
+                await expect(viewer.locator(".mini-card")).to_have_count(2)
+                await viewer.get_by_role("button", name="Close").click()
             legal = page.locator('#hand button.card[data-legal="true"]')
             n = await legal.count()
             assert n > 0
@@ -79,10 +88,11 @@ async def test_whole_best_of_3_match_against_the_computer(live_server: str, page
     await expect(page.get_by_test_id("score")).to_have_text("You 0 – 0 Computer")
     # The seven prompt comes only to the seat that follows trick 11: play further matches
     # until one of them has asked it (each match is played to its result).
-    prompts = 0
+    prompts = viewed = 0
     for _ in range(6):
         seen = await play_match(page, rng)
         prompts += seen["prompts"]
+        viewed += seen["viewed"]
         result = page.get_by_test_id("match-result")
         await expect(result).to_be_visible()
         await expect(result).to_contain_text("the match")
@@ -93,7 +103,7 @@ async def test_whole_best_of_3_match_against_the_computer(live_server: str, page
             break
         await page.get_by_test_id("new-match").click()
         await expect(page.get_by_test_id("score")).to_have_text("You 0 – 0 Computer")
-    assert prompts >= 1
+    assert prompts >= 1 and viewed >= 1
 
 
 async def test_dimmed_card_explains_itself_and_changes_nothing(
@@ -161,6 +171,11 @@ async def test_reload_resumes_the_match_exactly(live_server: str, page: Page) ->
         "cards => cards.map(c => c.dataset.card)"
     )
     url = page.url
+    if await page.get_by_test_id("my-tricks").is_enabled():
+        await page.get_by_test_id("my-tricks").click()
+        viewer = page.get_by_test_id("trick-viewer")
+        await expect(viewer.locator(".mini-card")).to_have_count(2)
+        await viewer.get_by_role("button", name="Close").click()
     await page.reload()
     assert page.url == url
     await expect(page.locator("#table")).to_have_attribute("data-version", str(version))
