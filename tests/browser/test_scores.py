@@ -83,10 +83,16 @@ async def test_rows_entered_offline_are_stored_once_when_the_network_returns(
     mine = await tokens(phone)
     auth = {"authorization": f"Bearer {mine['scorerToken']}"}
 
+    await phone.wait_for_function("navigator.serviceWorker.controller !== null")
+
     await phone.context.set_offline(True)
     await expect(phone.locator("body")).to_have_attribute("data-net", "offline")
     await pad_button(phone, 0, "won").tap()
     await pad_button(phone, 1, "mordienne").tap()
+    await expect(phone.locator("#rows tr.pending")).to_have_count(2)
+    # the page opens again with no network (service worker) and still holds both entries
+    await phone.reload()
+    await expect(phone.locator("body")).to_have_attribute("data-net", "offline")
     await expect(phone.locator("#rows tr.pending")).to_have_count(2)
     await expect(phone.locator("#total-0")).to_have_text("1")
     await expect(phone.locator("#total-1")).to_have_text("2")

@@ -43,7 +43,7 @@ async def test_corrections_race_to_ten_and_an_early_end_in_french(
     await expect(page.locator("#match-state")).to_have_text("Donne 7 — Est donne")
     await expect(page.locator("#rows td.col-dealer").first).to_have_text("Ouest")
 
-    await race.uncheck()  # would leave hands after the fifth, where NS had already won
+    await race.tap()  # switching off would leave hands after the fifth, where NS had already won
     await expect(page.locator("#refusal")).to_have_text(
         "Refusé : la partie aurait été jouée avant la dernière donne de la feuille."
     )

@@ -1,8 +1,13 @@
 // SquareScores service worker: network first, the cache when there is no network, so a sheet
 // opens and takes entries offline. The API and the websocket are never cached.
 const CACHE = "squarescores-v1";
+// Every sheet page is the same shell (the script reads the sheet id from the address), so one
+// cached copy opens any sheet offline, even one first opened before this worker was running.
+const SHEET_PAGES = "/scores/sheet/";
+const SHEET_SHELL = "/scores/sheet/-";
 const SHELL = [
   "/scores",
+  SHEET_SHELL,
   "/static/css/site.css",
   "/static/scores/scores.css",
   "/static/scores/start-page.js",
@@ -17,8 +22,6 @@ const SHELL = [
   "/static/scores/icon.svg",
   "/static/scores/icon-maskable.svg",
 ];
-// Every sheet page is the same shell (the script reads the sheet id from the address).
-const SHEET_SHELL = "/scores/sheet/";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -44,7 +47,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/ws/")) return;
   const key =
-    request.mode === "navigate" && url.pathname.startsWith(SHEET_SHELL) ? SHEET_SHELL : request;
+    request.mode === "navigate" && url.pathname.startsWith(SHEET_PAGES) ? SHEET_SHELL : request;
   event.respondWith(
     fetch(request)
       .then((response) => {
