@@ -35,6 +35,9 @@ from .rules import (
 
 Observation = dict[str, Any]
 
+MULOT_DANGER = 2.0
+"""Highest :func:`_mulot_danger` at which the computer bids Mulot."""
+
 _RANK_VALUE: dict[str, int] = {"A": 7, "K": 6, "Q": 5, "J": 4, "T": 3, "9": 2, "8": 1, "7": 0}
 
 
@@ -152,8 +155,10 @@ def _mulot_danger(hand: Sequence[str]) -> float:
             voids += 1
             continue
         for i, v in enumerate(mine):
+            # others can lead under a card as often as they hold cards below it, and we can
+            # duck only with our own lower cards
             lower_elsewhere = v - i
-            danger += max(0, lower_elsewhere - 3)
+            danger += max(0, lower_elsewhere - 2 * i - 1)
     return max(0.0, danger - 1.5 * voids)
 
 
@@ -175,7 +180,7 @@ def _choose_bid(obs: Observation, legal: Sequence[Action]) -> Action:
     wanted: list[str] = []
     if _has_top_five(hand) and own >= 6.3:
         wanted.append("charlemagne")
-    if _mulot_danger(hand) <= 0.0:
+    if _mulot_danger(hand) <= MULOT_DANGER:
         wanted.append("mulot")
     if _has_top_five(hand) and team_est >= 8.5:
         wanted.append("8")
@@ -192,7 +197,7 @@ def _choose_bid(obs: Observation, legal: Sequence[Action]) -> Action:
     if any(a.kind == "pass" for a in legal):
         return Action.pass_()
     # dealer stuck: the cheapest failure, or Mulot when the hand is low
-    if "mulot" in legal_bids and _mulot_danger(hand) <= 3.0:
+    if "mulot" in legal_bids and _mulot_danger(hand) <= MULOT_DANGER + 1.0:
         return legal_bids["mulot"]
     return legal_bids["5"]
 
@@ -303,19 +308,14 @@ def _play_mulot(obs: Observation, cards: list[str]) -> str:
             if "LJ" in cards and "BJ" in unseen:
                 return "LJ"
 
-            def higher_out(c: str) -> int:
-                return sum(
-                    1
-                    for u in unseen
-                    if not is_joker(u)
-                    and suit(u) == suit(c)
-                    and strength(u, None) > strength(c, None)
-                )
+            # lead the card with the fewest unseen cards below it: others cannot duck under
+            def lead_key(c: str) -> tuple[int, int]:
+                same = [u for u in unseen if not is_joker(u) and suit(u) == suit(c)]
+                lower = sum(1 for u in same if strength(u, None) < strength(c, None))
+                higher = len(same) - lower
+                return (lower, -higher)
 
-            safe = [c for c in cards if higher_out(c) >= 3]
-            if safe:
-                return max(safe, key=lambda c: strength(c, None))
-            return max(cards, key=higher_out)
+            return min(cards, key=lead_key)
         losers = [c for c in cards if not _wins_now(trick, seat, c, None)]
         if losers:
             return max(losers, key=lambda c: _cost(c, None))
