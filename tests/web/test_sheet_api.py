@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import httpx
 from fastapi import FastAPI
 
@@ -179,3 +181,14 @@ async def test_scores_pages_and_service_worker_are_served(app: FastAPI) -> None:
         assert sw.headers["content-type"].startswith("text/javascript")
         manifest = await c.get("/static/scores/manifest.json")
         assert manifest.json()["start_url"] == "/scores"
+
+
+async def test_a_sheet_idle_past_its_lifetime_is_swept(app: FastAPI) -> None:
+    async with client(app) as c:
+        made = await create(c)
+        service = app.state.sheets
+        assert await service.sweep() == []
+        later = datetime.now(UTC) + timedelta(seconds=app.state.settings.sheet_idle_s + 1)
+        assert await service.sweep(later) == [made["id"]]
+        gone = await c.get(f"/api/sheets/{made['id']}", headers=bearer(made["scorer_token"]))
+        assert gone.status_code == 403  # its tokens went with it

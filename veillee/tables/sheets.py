@@ -12,6 +12,8 @@ re-validate the change against the sheet as it is now (``veillee.sheets``), writ
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -247,6 +249,22 @@ class SheetService:
                 await self.bus.publish(channel(sheet_id), str(done.record.version))
             return Applied(done.record, done.duplicate)
         raise SheetRefusal("busy")
+
+    async def sweep(self, now: datetime | None = None) -> list[str]:
+        """Delete every sheet idle for longer than ``idle_s`` at ``now`` (default: the current
+        time) and tell its open pages (``"gone"`` on the bus). Returns the ids deleted."""
+        gone = await self.store.expired(now or datetime.now(UTC), kind=KIND)
+        for sheet_id in gone:
+            await self.store.delete(sheet_id)
+            await self.bus.publish(channel(sheet_id), "gone")
+        return gone
+
+    async def run_sweeper(self, interval_s: float) -> None:
+        """Sweep every ``interval_s`` seconds, forever (cancel to stop)."""
+        while True:
+            await asyncio.sleep(interval_s)
+            with contextlib.suppress(Exception):
+                await self.sweep()
 
     def _changed(self, record: Record, change: Change) -> dict[str, Any]:
         sheet = sheet_of(record)
