@@ -4,15 +4,23 @@ seed."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
 import re
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+from fastapi import FastAPI
+from httpx_ws import AsyncWebSocketSession, aconnect_ws
+from httpx_ws.transport import ASGIWebSocketTransport
+
 from veillee.bus import InProcessBus
 from veillee.config import Settings
 from veillee.store import Store
-from veillee.tables import COMPUTER, TableService, seat_view
+from veillee.tables import COMPUTER, HUMAN, GameModules, TableService, seat_view
 from veillee.web.table_protocol import StateOut
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT987][SHDC])(?![A-Za-z0-9])")
@@ -83,3 +91,66 @@ def test_hidden_cards_are_what_rules_10_says() -> None:
     assert hidden_from(deal, 1) == {"AH", "7S", "9D", "TC"}
     # While the declaration's trick is still open only the card played is shown.
     assert hidden_from({**deal, "trick_number": 4}, 0) == {"KH", "QH", "8C", "9S", "9D", "TC"}
+
+
+async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAPI) -> None:
+    """Two seats over real sockets (in-process), both played by the computer player from their
+    own observation; every frame each socket receives is scanned against the state it shows."""
+    service: TableService = app.state.tables
+    record, grants = await service.create_table("chouine", (HUMAN, HUMAN), {"best_of": 3})
+    tokens = {g.seat: g.token for g in grants}
+    mods = GameModules.of("chouine")
+    rng = random.Random(11)
+    frames = parties = 0
+    transport = ASGIWebSocketTransport(app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+        path = f"/ws/tables/{record.id}"
+        async with aconnect_ws(path, client) as ws0, aconnect_ws(path, client) as ws1:
+            sockets = {0: ws0, 1: ws1}
+            for seat, ws in sockets.items():
+                await ws.send_text(json.dumps({"type": "hello", "token": tokens[seat]}))
+            version = 0
+            while True:
+                # Nothing moves the table but this loop: the stored record is the state that
+                # every frame up to this version showed.
+                received = {seat: await _frames(ws, version) for seat, ws in sockets.items()}
+                record = await service.load(record.id)
+                assert record.version == version
+                for seat, texts in received.items():
+                    hidden = hidden_from(record.data["match"]["state"], seat)
+                    for text in texts:
+                        leaked = set(CARD.findall(text)) & hidden
+                        assert not leaked, (seat, sorted(leaked), text)
+                        assert not SECRET_KEYS.search(text), text
+                        frames += 1
+                m = mods.match.from_json(record.data["match"])
+                if mods.match.is_over(m):
+                    parties += 1
+                    if parties >= 12:
+                        break
+                    change: dict[str, Any] = {"type": "new_match", "options": {"best_of": 3}}
+                    seat = 0
+                elif mods.match.deal_over(m):
+                    parties += 1
+                    change, seat = {"type": "next", "version": version}, 0
+                else:
+                    seat = mods.match.to_act(m)
+                    observation = mods.match.observation(m, seat)["deal"]
+                    action = mods.bot.choose(observation, mods.match.legal_actions(m), rng)
+                    change = {"type": "act", "action": str(action), "version": version}
+                change["client_id"] = f"c{version}"
+                await sockets[seat].send_text(json.dumps(change))
+                version += 1
+    assert parties >= 12 and frames > 12 * 30
+
+
+async def _frames(ws: AsyncWebSocketSession, version: int) -> list[str]:
+    """This seat's frames up to and including its state at ``version``."""
+    texts = []
+    while True:
+        text = await asyncio.wait_for(ws.receive_text(), 5)
+        texts.append(text)
+        message = json.loads(text)
+        assert message["type"] != "error", message
+        if message["type"] == "state" and message["version"] == version:
+            return texts
