@@ -122,12 +122,21 @@ def code_list(mask: int) -> list[str]:
     return [CARD_CODES[c] for c in cards_in(mask)]
 
 
+_SUIT_CARDS_DESC: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * s + r for r in range(7, -1, -1) if byte >> r & 1) for byte in range(256))
+    for s in range(4)
+)
+"""``_SUIT_CARDS_DESC[suit][byte]``: the cards of a suit byte, strongest first."""
+_DISPLAY_SUITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple([x for x in range(4) if x != t] + [t]) for t in range(4)
+)
+
+
 def display_order(mask: int, trump: int) -> list[int]:
     """Cards of a mask in hand display order: by suit (S H D C, trump last), strongest first."""
     out: list[int] = []
-    for s in [x for x in range(4) if x != trump] + [trump]:
-        byte = (mask >> (8 * s)) & 0xFF
-        out.extend(8 * s + r for r in range(7, -1, -1) if byte >> r & 1)
+    for s in _DISPLAY_SUITS[trump]:
+        out.extend(_SUIT_CARDS_DESC[s][(mask >> (8 * s)) & 0xFF])
     return out
 
 
@@ -373,6 +382,13 @@ def legal_play_mask(state: State) -> int:
     return legal_cards(state.hands[seat], _lead(state), state.trump, state.trick_number > 11)
 
 
+_OPEN_SUIT_QUEENS: tuple[int, ...] = tuple(
+    sum(0x10 << (8 * s) for s in range(4) if not ds >> s & 1) for ds in range(16)
+)
+"""By declared-suits mask: the queen bits of the suits still open. ``hand & hand >> 1`` has a
+queen's bit set exactly when the king of its suit is held too."""
+
+
 def legal_actions(state: State) -> list[Action]:
     """The actions ``state.to_act`` may take, in a stable order (rules §4–§6, §9).
 
@@ -392,11 +408,16 @@ def legal_actions(state: State) -> list[Action]:
         legal = legal_play_mask(state)
         ds = state.declared_suits[seat]
         qd = state.quinte_declared[seat]
+        # Cheap test first: a declaration needs a K and Q of an undeclared suit, or a quinte.
+        maybe = bool(hand & (hand >> 1) & _OPEN_SUIT_QUEENS[ds]) or (
+            not qd and (hand & BRISQUES).bit_count() == 5
+        )
         for c in display_order(legal, state.trump):
             row = PLAY_ACTIONS[c]
             out.append(row[PLAIN])
-            for kind, _, _ in declaration_options(hand, c, ds, qd, state.trump):
-                out.append(row[kind])
+            if maybe:
+                for kind, _, _ in declaration_options(hand, c, ds, qd, state.trump):
+                    out.append(row[kind])
     if swap_allowed(state, seat):
         out.append(SWAP_ACTION)
     return out
