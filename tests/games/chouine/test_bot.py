@@ -9,7 +9,7 @@ from typing import Any
 
 from veillee.cards import PIQUET_32
 from veillee.games import chouine
-from veillee.games.chouine import bot
+from veillee.games.chouine import bot, solver
 
 
 def observation(
@@ -308,3 +308,16 @@ def test_real_deal_declares_the_trump_tierce_rather_than_the_mariage() -> None:
         deck_with(["KH", "QH", "JH", "7S", "8C"], ["8S", "9S", "7D", "8D", "9D"], "9H")
     )
     assert real_choice(state) == "JH tierce"
+
+
+def test_trick_11_plays_the_best_average_of_the_last_draw_search() -> None:
+    from tests.games.chouine.test_solver import trick11_states
+
+    for leading in (True, False):
+        for state in trick11_states(21, 5, leading):
+            seat = state.to_act
+            assert seat is not None
+            obs = chouine.observation(state, seat)
+            values = solver.solve_last_draw(solver.last_draw_from_observation(obs))
+            action = bot.choose(obs, chouine.legal_actions(state))
+            assert values[(str(action.card), action.declaration)] == max(values.values())

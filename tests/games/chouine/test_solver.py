@@ -287,7 +287,7 @@ def engine_minimax(state: chouine.State, seat: int) -> int:
 def phase2_states(seed: int, count: int, trick: int) -> list[chouine.State]:
     """States of randomly played parties at some decision of trick ``trick`` (phase 2)."""
     rng = random.Random(seed)
-    out = []
+    out: list[chouine.State] = []
     while len(out) < count:
         state = chouine.deal_random(rng, dealer=rng.randrange(2))
         while state.to_act is not None and state.trick_number < trick:
@@ -318,3 +318,58 @@ def test_solver_on_real_positions_equals_engine_minimax(trick: int, count: int) 
         assert chouine.why_illegal(state, seat, action) is None
         after = engine_minimax(chouine.apply(state, action), seat)
         assert after == expected
+
+
+def trick11_states(seed: int, count: int, leading: bool) -> list[chouine.State]:
+    """States of random parties at trick 11 (no swap possible), the seat to act leading or
+    following."""
+    rng = random.Random(seed)
+    out: list[chouine.State] = []
+    while len(out) < count:
+        state = chouine.deal_random(rng, dealer=rng.randrange(2))
+        while state.to_act is not None and not (state.trick_number == 11 and not state.prompt):
+            state = chouine.apply(state, rng.choice(chouine.legal_actions(state)))
+        if state.to_act is None:
+            continue
+        if not leading:
+            plays = [a for a in chouine.legal_actions(state) if str(a) != "swap"]
+            state = chouine.apply(state, rng.choice(plays))
+        texts = [str(a) for a in chouine.legal_actions(state)]
+        if "swap" not in texts and not any(t.endswith("chouine") for t in texts):
+            out.append(state)
+    return out
+
+
+def with_talon_card(state: chouine.State, talon_card: str) -> chouine.State:
+    """The same trick-11 state with ``talon_card`` as the last face-down card, the other unseen
+    cards in the other hand."""
+    seat = state.to_act
+    assert seat is not None
+    obs = chouine.observation(state, seat)
+    data = chouine.to_json(state)
+    hands = data["hands"]
+    assert isinstance(hands, list)
+    hands[1 - seat] = [*obs["opponent_known"], *(c for c in obs["unseen"] if c != talon_card)]
+    data["talon"] = [talon_card]
+    return chouine.from_json(data)
+
+
+@pytest.mark.parametrize("leading", [False, True])
+def test_last_draw_values_average_the_engine_minimax_over_the_talon_card(leading: bool) -> None:
+    for state in trick11_states(11 if leading else 12, 1 if leading else 4, leading):
+        seat = state.to_act
+        assert seat is not None
+        obs = chouine.observation(state, seat)
+        values = solver.solve_last_draw(solver.last_draw_from_observation(obs))
+        actions = chouine.legal_actions(state)
+        assert {(a.card, a.declaration) for a in actions} == set(values)
+        for action in actions:
+            expected = [
+                solver.utility(
+                    engine_minimax(chouine.apply(with_talon_card(state, w), action), seat)
+                )
+                for w in obs["unseen"]
+            ]
+            assert values[(str(action.card), action.declaration)] == pytest.approx(
+                sum(expected) / len(expected)
+            )

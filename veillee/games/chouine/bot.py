@@ -14,6 +14,8 @@ usual advice").
 - Once the talon is empty the other hand is ``opponent_known + unseen``: the endgame solver
   (``solver.py``) searches every way the last tricks can go and plays to win the partie, then for
   the biggest margin.
+- In trick 11 the talon holds one face-down card and the turn-up: the solver searches tricks
+  11–16 for each card the face-down one can be, and the bot plays the best on average.
 
 Every decision is deterministic: ``rng`` is accepted for the computer-player contract
 (docs/match-contract.md) and not needed.
@@ -91,8 +93,12 @@ def choose(
     return by_text[text]
 
 
-def decide(obs: Mapping[str, Any], legal: Sequence[str]) -> str:
-    """The text of the chosen action among the legal action texts ``legal``."""
+def decide(obs: Mapping[str, Any], legal: Sequence[str], *, last_draw_search: bool = True) -> str:
+    """The text of the chosen action among the legal action texts ``legal``.
+
+    ``last_draw_search=False`` plays trick 11 by the talon-phase advice instead of searching it
+    (kept to measure what the search adds).
+    """
     if "swap" in legal and _swap_now(obs):
         return "swap"
     if "continue" in legal:
@@ -103,6 +109,8 @@ def decide(obs: Mapping[str, Any], legal: Sequence[str]) -> str:
             return _text(p)
     if obs["talon_count"] == 0 and obs.get("turn_up") is None:
         chosen = _endgame_play(obs, plays)
+    elif last_draw_search and obs["talon_count"] == 1 and obs["trick_number"] == 11:
+        chosen = _last_draw_play(obs, plays)
     else:
         chosen = _talon_play(obs, plays)
     return _text(chosen)
@@ -149,13 +157,36 @@ def _swap_now(obs: Mapping[str, Any]) -> bool:
 
 
 def _endgame_play(obs: Mapping[str, Any], plays: Sequence[_Play]) -> _Play:
-    endgame, _ = solver.endgame_from_observation(obs)
+    try:
+        endgame, _ = solver.endgame_from_observation(obs)
+    except ValueError:
+        # Only an observation breaking its contract gets here; still answer legally.
+        return _talon_play(obs, plays)
     solution = solver.solve(endgame)
     for p in plays:
         if p.card == solution.card and p.kind == solution.declaration:
             return p
     # The solver's declaration is always offered by a correct engine; stay legal regardless.
     return max((p for p in plays if p.card == solution.card), key=lambda p: p.points)
+
+
+def _last_draw_play(obs: Mapping[str, Any], plays: Sequence[_Play]) -> _Play:
+    """Trick 11: the talon holds one unseen card and the turn-up, so every case can be searched
+    to the end (``solver.solve_last_draw``); the best expected result is played."""
+    try:
+        position = solver.last_draw_from_observation(obs)
+    except ValueError:
+        return _talon_play(obs, plays)
+    values = solver.solve_last_draw(position)
+    memory = _Memory(obs)
+    scored = [(values[(p.card, p.kind)], p) for p in plays if (p.card, p.kind) in values]
+    if not scored:
+        return _talon_play(obs, plays)
+    best = max(v for v, _ in scored)
+    return min(
+        (p for v, p in scored if v == best),
+        key=lambda p: (memory.keep_value(p.card) + CARD_POINTS[p.card[0]], -p.points, p.card),
+    )
 
 
 # --- phase 1: the usual advice ------------------------------------------------------------

@@ -105,8 +105,17 @@ def computer_player(
     return bot.choose(observation, legal_actions, rng)
 
 
+def advice_player(
+    observation: Mapping[str, Any], legal_actions: Sequence[Action], rng: random.Random
+) -> Action:
+    """The computer player without its trick-11 search (the talon-phase advice up to trick 11)."""
+    by_text = {str(a): a for a in legal_actions}
+    return by_text[bot.decide(observation, list(by_text), last_draw_search=False)]
+
+
 PLAYERS: dict[str, Player] = {
     "computer": computer_player,
+    "advice": advice_player,
     "random": random_player,
     "greedy": greedy_player,
 }

@@ -410,3 +410,169 @@ def endgame_from_observation(obs: Mapping[str, Any]) -> tuple[Endgame, int]:
         None if lead is None else card_index(lead),
     )
     return endgame, settled
+
+
+# --- trick 11: the last draw ----------------------------------------------------------------
+
+WIN_BONUS = 2 * CHOUINE
+"""Added to a won partie's difference (taken from a lost one) when averaging over the possible
+worlds of trick 11: winning comes first, the margin second."""
+
+
+def utility(diff: int) -> int:
+    """Worth of a final point difference: any win above any loss, then the margin (a chouine
+    counts as ``±CHOUINE``)."""
+    if diff > 0:
+        return diff + WIN_BONUS
+    if diff < 0:
+        return diff - WIN_BONUS
+    return 0
+
+
+def declaration_choices(
+    hand: int, card: int, declared: int, trump: int
+) -> list[tuple[str | None, int, int]]:
+    """Every way to play ``card`` from ``hand`` (rules §5): ``(kind, points, declarations mask
+    after)``, the plain play first. A chouine has points ``CHOUINE``.
+
+    >>> [k for k, _, _ in declaration_choices(mask_of(["KD", "QD", "JD"]), card_index("QD"), 0, 0)]
+    [None, 'tierce', 'mariage']
+    """
+    out: list[tuple[str | None, int, int]] = [(None, 0, declared)]
+    s = card >> 3
+    r = card & 7
+    if r >= _J and not declared & (1 << s):
+        ranks = (hand >> (8 * s)) & 0xFF
+        if hand == _CHOUINE << (8 * s):
+            out.append(("chouine", CHOUINE, declared | (1 << s)))
+        for kind, combo, points in _SUIT_COMBINATIONS:
+            if ranks & combo == combo and combo & (1 << r):
+                out.append((kind, points * 2 if s == trump else points, declared | (1 << s)))
+    if r >= _T and not declared & QUINTE_BIT and (hand & BRISQUES).bit_count() >= 5:
+        out.append(("quinte", 50, declared | QUINTE_BIT))
+    return out
+
+
+@dataclass(frozen=True)
+class LastDraw:
+    """Trick 11 seen by the seat about to act: the talon holds one face-down card (one of
+    ``unseen``, the others being in the other hand beside ``their_known``) and the turn-up, which
+    goes to the loser of the trick (rules §4.2). ``settled`` is my total so far minus theirs;
+    ``lead`` the card the other seat led (its declaration already in ``settled``)."""
+
+    trump: int
+    mine: int
+    their_known: int
+    unseen: int
+    turn_up: int
+    my_declared: int = 0
+    their_declared: int = 0
+    lead: int | None = None
+    settled: int = 0
+
+
+def solve_last_draw(pos: LastDraw) -> dict[tuple[str, str | None], float]:
+    """Expected :func:`utility` of each way I can play to trick 11, averaged over which unseen card
+    is the last face-down one (each equally likely), with exact play of tricks 11–16 in each case
+    (the other seat answering as if it knew that case, and both seeing all once the talon is
+    gone). Keys are ``(card code, declaration kind or None)``."""
+    search = _Search(pos.trump)
+    trump = pos.trump
+    worlds = _ordered(pos.unseen)
+    big = CHOUINE + 1
+    out: dict[tuple[str, str | None], float] = {}
+
+    def after_trick(
+        lc: int,
+        fc: int,
+        i_lead: bool,
+        mine: int,
+        theirs: int,
+        my_d: int,
+        their_d: int,
+        talon_card: int,
+        below: int,
+    ) -> int:
+        # My future difference from the end of trick 11 on, trick points included; exact when
+        # below ``below``, otherwise only known to be at least ``below``.
+        pts = POINTS[lc] + POINTS[fc]
+        if follower_wins(lc, fc, trump) != i_lead:
+            mine |= 1 << talon_card
+            theirs |= 1 << pos.turn_up
+            return pts + search.lead(mine, theirs, my_d, their_d, -big, below - pts)
+        mine |= 1 << pos.turn_up
+        theirs |= 1 << talon_card
+        return -pts - search.lead(theirs, mine, their_d, my_d, -below - pts, big)
+
+    for mc in _ordered(pos.mine):
+        mine2 = pos.mine & ~(1 << mc)
+        for kind, points, my_d in declaration_choices(pos.mine, mc, pos.my_declared, trump):
+            total = 0
+            for w in worlds:
+                theirs = pos.their_known | (pos.unseen & ~(1 << w))
+                if kind == "chouine":
+                    total += utility(CHOUINE)
+                elif pos.lead is not None:
+                    rest = after_trick(
+                        pos.lead, mc, False, mine2, theirs, my_d, pos.their_declared, w, big
+                    )
+                    total += utility(pos.settled + points + rest)
+                else:
+                    # The other seat picks my worst difference; a reply that cannot go below
+                    # the worst found so far is cut off by the search window.
+                    worst = 4 * big
+                    for fc in _ordered(theirs):
+                        theirs2 = theirs & ~(1 << fc)
+                        for fkind, fpoints, their_d in declaration_choices(
+                            theirs, fc, pos.their_declared, trump
+                        ):
+                            if fkind == "chouine":
+                                d = -CHOUINE
+                            else:
+                                base = pos.settled + points - fpoints
+                                rest = after_trick(
+                                    mc, fc, True, mine2, theirs2, my_d, their_d, w, worst - base
+                                )
+                                d = base + rest
+                            worst = min(worst, d)
+                    total += utility(worst)
+            out[(card_code(mc), kind)] = total / len(worlds)
+    return out
+
+
+def last_draw_from_observation(obs: Mapping[str, Any]) -> LastDraw:
+    """The trick-11 position of an observation (docs/chouine-views.md) for the seat to act.
+
+    Raises ValueError unless it is trick 11 with one face-down talon card and the turn-up, and the
+    counts add up.
+    """
+    if obs["talon_count"] != 1 or obs.get("turn_up") is None or obs["trick_number"] != 11:
+        raise ValueError("not the last draw")
+    me = obs["seat"]
+    them = 1 - me
+    if len(obs["opponent_known"]) + len(obs["unseen"]) - 1 != obs["hand_counts"][them]:
+        raise ValueError("opponent's hand does not match the unseen cards")
+    trick = obs["trick"]
+    lead = None
+    if trick:
+        if trick[0]["seat"] == me:
+            raise ValueError("not my turn")
+        lead = card_index(trick[0]["card"])
+    settled = 0
+    for done in obs["tricks"]:
+        pts = sum(POINTS[card_index(p["card"])] for p in done["cards"])
+        settled += pts if done["winner"] == me else -pts
+    for seat, decls in enumerate(obs["declarations"]):
+        for d in decls:
+            settled += d["points"] if seat == me else -d["points"]
+    return LastDraw(
+        SUIT_ORDER.index(obs["trump"]),
+        mask_of(obs["hand"]),
+        mask_of(obs["opponent_known"]),
+        mask_of(obs["unseen"]),
+        card_index(obs["turn_up"]),
+        declared_mask(obs["declared_suits"][me], obs["quinte_declared"][me]),
+        declared_mask(obs["declared_suits"][them], obs["quinte_declared"][them]),
+        lead,
+        settled,
+    )
