@@ -198,19 +198,29 @@ async def test_a_socket_must_say_hello_with_a_token_of_this_sheet(app: FastAPI) 
                 await asyncio.wait_for(ws.receive_text(), 5)
 
 
-async def test_a_burst_of_messages_is_rate_limited(app: FastAPI) -> None:
-    burst = int(2 * app.state.settings.max_messages_per_second) + 10
+async def test_a_burst_of_messages_is_rate_limited_and_refused_entries_name_their_client_id(
+    app: FastAPI,
+) -> None:
+    capacity = int(2 * app.state.settings.max_messages_per_second)
+    adds = 30
     async with client(app) as c:
         made = await new_sheet(c)
         async with aconnect_ws(f"/ws/sheets/{made['id']}", c) as ws:
-            await hello(ws, made["viewer_token"])
-            for _ in range(burst):
+            await hello(ws, made["scorer_token"])
+            for _ in range(capacity):
                 await ws.send_text(json.dumps({"type": "hello", "token": made["viewer_token"]}))
-            reasons = []
-            for _ in range(burst):
+            for i in range(adds):
+                await ws.send_text(add(f"b{i}", i % 2, "won"))
+            answers: dict[str, dict[str, Any]] = {}
+            while len(answers) < adds:
                 message = json.loads(await asyncio.wait_for(ws.receive_text(), 5))
-                reasons.append(message.get("reason"))
-            assert "too_many_messages" in reasons
+                if message["type"] in ("ack", "error") and message.get("client_id"):
+                    answers[message["client_id"]] = message
+        acks = [m for m in answers.values() if m["type"] == "ack"]
+        limited = [m for m in answers.values() if m.get("reason") == "too_many_messages"]
+        assert limited, "a burst past the bucket must be refused"
+        assert set(answers) == {f"b{i}" for i in range(adds)}
+    assert (await app.state.store.load(made["id"])).version == len(acks)
 
 
 async def test_a_socket_from_another_site_is_refused(app: FastAPI) -> None:

@@ -496,13 +496,16 @@ async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
                     text = await _receive_text(ws)
                     if text is None:
                         break
-                    if not limiter.allow():
-                        await conn.send(ErrorOut(reason="too_many_messages"))
-                        continue
+                    allowed = limiter.allow()  # refused messages count too
                     try:
                         message = _parse(_socket_in, text, limit)
                     except BadMessage as err:
                         await conn.send(ErrorOut(reason=err.reason))
+                        continue
+                    if not allowed:
+                        # the client id lets the page send that entry again later
+                        client_id = getattr(message, "client_id", None)
+                        await conn.send(ErrorOut(reason="too_many_messages", client_id=client_id))
                         continue
                     await conn.handle(message)
             finally:

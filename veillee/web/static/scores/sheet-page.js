@@ -157,17 +157,27 @@ function keep(next) {
   render();
 }
 
+// The outbox goes one entry at a time, in order: each waits for its ack (or refusal) before the
+// next is sent, so a long offline list never trips the server's rate limit.
+let inFlight = null;
+const TRANSIENT = new Set(["busy", "too_many_messages"]);
+
 function flush() {
-  for (const entry of pending(sheetId)) {
-    if (acked.has(entry.client_id)) continue;
-    const sent = link.send({
-      type: "add",
-      client_id: entry.client_id,
-      side: entry.side,
-      outcome: entry.outcome,
-    });
-    if (!sent) return;
-  }
+  if (inFlight) return;
+  const next = pending(sheetId).find((entry) => !acked.has(entry.client_id));
+  if (!next) return;
+  const sent = link.send({
+    type: "add",
+    client_id: next.client_id,
+    side: next.side,
+    outcome: next.outcome,
+  });
+  if (sent) inFlight = next.client_id;
+}
+
+function settle(clientId) {
+  if (inFlight === clientId) inFlight = null;
+  flush();
 }
 
 function enter(side, outcome, points) {
@@ -228,6 +238,7 @@ async function makeViewer() {
 function showNet(state) {
   const banner = $("net");
   online = state === "online";
+  if (!online) inFlight = null; // unanswered sends go again on the next connection
   if (state === "online") {
     if (!banner.hidden) {
       banner.textContent = t("scores.net.back");
@@ -249,11 +260,18 @@ const link = new SheetLink(sheetId, token, {
   onAck(msg) {
     acked.set(msg.client_id, msg.version);
     if (view && msg.version <= view.version) keep(view);
+    settle(msg.client_id);
   },
   onError(msg) {
-    if (msg.client_id) drop(sheetId, msg.client_id);
+    // a refused entry leaves the outbox (the reason says why); a busy server gets it again
+    if (msg.client_id && !TRANSIENT.has(msg.reason)) drop(sheetId, msg.client_id);
     say(reason(msg.reason));
     render();
+    if (msg.client_id && TRANSIENT.has(msg.reason)) {
+      setTimeout(() => settle(msg.client_id), 500);
+    } else if (msg.client_id) {
+      settle(msg.client_id);
+    }
   },
   onNet: showNet,
 });
