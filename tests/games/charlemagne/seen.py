@@ -23,7 +23,12 @@ def allowed_cards(state: State, seat: int) -> set[str]:
             allowed |= set(state.discards)
         if state.blind is not None and seat in (state.bidder, partner(state.bidder)):
             allowed.add(state.blind)
-        if state.spread:
+        # rules §8: face up once trick 1 is complete and was not the bidder's (which stops it)
+        if (
+            state.contract == "gros-mulot"
+            and state.tricks
+            and state.tricks[0].winner != state.bidder
+        ):
             allowed |= set(state.hands[state.bidder])
     return allowed
 

@@ -518,6 +518,8 @@ def test_k23_gros_mulot_failed_at_the_bidders_first_trick() -> None:
     s = play(rules.deal(K23_FAILED_DECK, dealer=E), ["gros-mulot", "pass", "pass", "pass"])
     s = play(s, K23_FAILED_PLAY)
     assert s.tricks[-1].winner == S and len(s.tricks) == 3
+    # the spread, public since trick 1, stays visible; nothing else is revealed
+    assert sorted(views.view(s, E)["spread"]) == sorted(s.hands[S])
     out = rules.outcome(s)
     assert out is not None
     assert (out["made"], out["scoring_team"], out["points"]) == (False, EW, 15)
@@ -535,3 +537,18 @@ def test_match_deal_passes_left_and_refuses_early_next_deal() -> None:
     assert match.why_illegal(m, N, Action.pass_()) == "deal_over"
     m = match.next_deal_from(m, list(PIQUET_JOKERS_34))
     assert (m.dealer, m.hand, m.deal.to_act) == (N, 2, E)
+
+
+def test_k23_gros_mulot_bidder_winning_trick_1_is_never_spread() -> None:
+    hands = {S: ["BJ", "7S", "8S", "9S", "7D", "8D", "7C", "8C"]}
+    s = rules.deal(deck_for(E, hands), dealer=E)
+    s = play(s, ["gros-mulot", "pass", "pass", "pass", "BJ"])
+    while s.to_act is not None:
+        s = rules.apply(s, rules.legal_actions(s)[0])
+    assert s.tricks[0].winner == S and len(s.tricks) == 1
+    for seat in (N, E, W):
+        view = views.view(s, seat)
+        assert view["spread"] is None
+        assert not set(s.hands[S]) & set(str(view).replace("'", " ").split())
+    out = rules.outcome(s)
+    assert out is not None and (out["scoring_team"], out["points"]) == (EW, 15)

@@ -66,9 +66,8 @@ def _trump_of(obs: Observation) -> str | None:
 
 
 def _is_boss(card: str, trump: str | None, unseen: set[str]) -> bool:
-    """True if no unseen card of the same effective suit is stronger (and, in a trump contract,
-    the card is a trump or no unseen trump is left to ruff it... approximately: only checks
-    its own suit)."""
+    """True if no unseen card of the same effective suit is stronger. (An unseen trump may
+    still ruff a plain-suit boss; callers weigh that.)"""
     eff = effective_suit(card, trump)
     mine = strength(card, trump)
     return not any(effective_suit(c, trump) == eff and strength(c, trump) > mine for c in unseen)
@@ -180,6 +179,8 @@ def _choose_bid(obs: Observation, legal: Sequence[Action]) -> Action:
     wanted: list[str] = []
     if _has_top_five(hand) and own >= 6.3:
         wanted.append("charlemagne")
+    if _has_top_five(hand) and own >= 7.8:
+        wanted.append("gros-charlemagne")
     if _mulot_danger(hand) <= MULOT_DANGER:
         wanted.append("mulot")
     if _has_top_five(hand) and team_est >= 8.5:
@@ -358,7 +359,7 @@ def choose(observation: Observation, legal_actions: Sequence[Action], rng: rando
     """
     if not legal_actions:
         raise ValueError("no legal action")
-    obs = observation.get("deal", observation) if "deal" in observation else observation
+    obs = observation.get("deal", observation)  # the match observation wraps the hand
     phase = obs["phase"]
     hand: list[str] = obs["hand"]
     if phase == "auction":
@@ -393,7 +394,7 @@ def greedy_choose(
     is winning, else its cheapest card."""
     if not legal_actions:
         raise ValueError("no legal action")
-    obs = observation.get("deal", observation) if "deal" in observation else observation
+    obs = observation.get("deal", observation)  # the match observation wraps the hand
     phase = obs["phase"]
     hand: list[str] = obs["hand"]
     seat = obs["seat"]

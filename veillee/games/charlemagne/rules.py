@@ -315,8 +315,13 @@ class State:
 
     @property
     def spread(self) -> bool:
-        """True once a Gros Mulot bidder's hand lies face up (after trick 1, §8)."""
-        return self.contract == "gros-mulot" and len(self.tricks) >= 1
+        """True once a Gros Mulot bidder's hand lies face up: after trick 1, unless the bidder
+        won it and so stopped the hand (§8, §10)."""
+        return (
+            self.contract == "gros-mulot"
+            and len(self.tricks) >= 1
+            and self.tricks[0].winner != self.bidder
+        )
 
 
 def deal(deck: Sequence[str], dealer: int) -> State:
