@@ -109,8 +109,23 @@ function matchState(waiting) {
   return t("scores.next_hand", { n, dealer: seatName(dealer) });
 }
 
+// §A2: the settings are shown on the sheet; built from the view, so any preset's settings show.
+function settingsLine() {
+  const parts = [t(`scores.preset.${view.preset}`)];
+  for (const [name, value] of Object.entries(view.settings)) {
+    if (view.live_settings.includes(name)) continue; // shown as a switch
+    let shown;
+    if (value === true || value === false) shown = t(value ? "scores.on" : "scores.off");
+    else if (typeof value === "number") shown = String(value);
+    else shown = t(`scores.setting.${name}.${value}`);
+    parts.push(`${t(`scores.setting.${name}`)}: ${shown}`);
+  }
+  return parts.join(" · ");
+}
+
 function render() {
   if (!view) return;
+  $("settings-line").textContent = settingsLine();
   const waiting = pending(sheetId);
   $("sheet").setAttribute("aria-busy", "false");
   $("side-name-0").textContent = view.sides[0];
