@@ -104,3 +104,12 @@ def test_match_view_holds_the_score_and_the_seat_view() -> None:
     assert "plays" in o["deal"] and o["match"] == match.view(m, 1)["match"]
     json.dumps(v)
     assert match.seats == 2
+
+
+def test_next_deal_from_an_explicit_deck_follows_the_rotation() -> None:
+    m, _ = play_match(7, 5)
+    m = m._replace(wins=(0, 0))
+    deck = list(rules.PACK)
+    n = match.next_deal_from(m, deck)
+    assert n.partie == m.partie + 1 and n.dealer == match.next_dealer(m)
+    assert n.state == rules.deal(deck, dealer=n.dealer)
