@@ -32,6 +32,7 @@ async def test_corrections_race_to_ten_and_an_early_end_in_french(
     await expect(page.locator("#pad button")).to_have_count(4)
     await expect(page.locator('#pad button[data-outcome="mordienne"]')).to_have_count(0)
     await expect(page.locator("#match-state")).to_have_text("Donne 1 — Ouest donne")
+    await expect(page.locator("#settings-line")).to_contain_text("Mordienne (2 points): non")
 
     race = page.locator("#race")
     await race.check()
