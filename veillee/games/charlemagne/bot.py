@@ -283,11 +283,9 @@ def _play_to_win(obs: Observation, cards: list[str]) -> str:
         return min(pool, key=lead_key)
     winner = trick_winner(trick, trump)
     after = _seats_after(obs, len(trick))
-    winning_card = next(c for p, c in trick if p == winner)
     if team(winner) == team(seat) and not solo_bidder:
-        safe = after == 0 or _is_boss(winning_card, trump, unseen)
-        if safe or not my_side:
-            return min(cards, key=lambda c: _cost(c, trump))
+        # never overtake a winning partner: give it the cheapest card
+        return min(cards, key=lambda c: _cost(c, trump))
     winners = [c for c in cards if _wins_now(trick, seat, c, trump)]
     if winners:
         if after > 0:
