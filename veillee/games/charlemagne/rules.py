@@ -79,6 +79,7 @@ REASONS: dict[str, str] = {
     "wrong_phase": "that kind of action is not asked for at this step of the hand",
     "dealer_must_bid": "the dealer must bid when all others passed",
     "bid_too_low": "a bid must be higher than the highest bid so far",
+    "no_such_bid": "bids are 5, 6, 7, 8, mulot, charlemagne, gros-mulot, gros-charlemagne",
     "not_in_hand": "that card is not in the hand",
     "wrong_discard_count": "the discard must hold exactly as many cards as asked",
     "repeated_card": "the same card is named twice",
@@ -439,7 +440,7 @@ def why_illegal(state: State, seat: int, action: Action) -> str | None:
         if kind != "bid":
             return "wrong_phase"
         if action.value not in LADDER:
-            return "bid_too_low"
+            return "no_such_bid"
         high = state.highest_bid
         if high is not None and LADDER.index(action.value) <= LADDER.index(high):
             return "bid_too_low"
