@@ -348,11 +348,15 @@ def _play_mulot(obs: Observation, cards: list[str]) -> str:
     return min(cards, key=lambda c: _cost(c, None))
 
 
-def choose(observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+def choose(
+    observation: Observation,
+    legal_actions: Sequence[Action],
+    rng: random.Random | None = None,
+) -> Action:
     """The computer player's action, one of ``legal_actions``.
 
     ``observation`` is ``views.observation(state, seat)`` (or the ``"deal"`` part of the match
-    observation); ``rng`` breaks nothing today but is accepted for the contract. Raises
+    observation); the player is deterministic, ``rng`` is accepted for the contract. Raises
     ValueError if ``legal_actions`` is empty.
     """
     if not legal_actions:
@@ -385,7 +389,9 @@ def choose(observation: Observation, legal_actions: Sequence[Action], rng: rando
 
 
 def greedy_choose(
-    observation: Observation, legal_actions: Sequence[Action], rng: random.Random
+    observation: Observation,
+    legal_actions: Sequence[Action],
+    rng: random.Random | None = None,
 ) -> Action:
     """The baseline: bids 5/6/7 on 4/5/6+ jokers, jacks and aces, never a solo bid; trumps its
     longest suit; leads its strongest card; plays the cheapest winning card unless its partner
