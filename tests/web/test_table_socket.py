@@ -243,3 +243,12 @@ async def test_best_of_3_restarts_the_match_at_nil_all(app: FastAPI) -> None:
             match = state["view"]["match"]
             assert match["best_of"] == 3 and match["wins"] == [0, 0] and match["partie"] == 1
             assert state["options"] == {"best_of": 3}
+
+
+async def test_a_swept_table_says_it_is_gone(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        await app.state.tables.store.delete(table["table_id"])
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            assert (await receive(ws, "error"))["code"] == "table_gone"

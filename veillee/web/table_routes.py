@@ -260,6 +260,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                     sock.lang = msg.lang
                 seat = await service.seat_of(table_id, msg.token)
                 if seat is None or (sock.seat is not None and seat != sock.seat):
+                    try:
+                        await service.load(table_id)
+                    except TableRefusal:
+                        await sock.error("table_gone")
+                        await ws.close(code=4404)
+                        return
                     await sock.error("bad_token")
                     await ws.close(code=4403)
                     return

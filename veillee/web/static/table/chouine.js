@@ -232,6 +232,8 @@ function render(state) {
   const other = 1 - seat;
   const mine = deal.to_act === seat;
   root.dataset.version = String(state.version);
+  root.dataset.trick = String(deal.trick_number);
+  root.dataset.trump = deal.trump;
 
   renderMatch(state);
   // Opponent.

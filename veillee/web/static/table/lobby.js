@@ -1,15 +1,16 @@
-// The game page: "Play against the computer" makes a computer table, keeps the seat token in
-// this tab's sessionStorage (closing the tab ends the match) and opens the table.
+// The game page: "Play against the computer" (best of 5, or the "Best of 3" button beside it)
+// makes a computer table, keeps the seat token in this tab's sessionStorage (closing the tab
+// ends the match) and opens the table.
 const page = document.getElementById("game-page");
-const play = document.getElementById("play-computer");
+const buttons = [document.getElementById("play-computer"), document.getElementById("play-computer-3")];
 
-play.addEventListener("click", async () => {
-  play.disabled = true;
+async function play(bestOf) {
+  for (const button of buttons) button.disabled = true;
   try {
     const response = await fetch("/api/tables", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ game: page.dataset.game }),
+      body: JSON.stringify({ game: page.dataset.game, options: { best_of: bestOf } }),
     });
     if (!response.ok) throw new Error(String(response.status));
     const table = await response.json();
@@ -17,6 +18,10 @@ play.addEventListener("click", async () => {
     location.assign(table.url);
   } catch {
     document.getElementById("play-error").hidden = false;
-    play.disabled = false;
+    for (const button of buttons) button.disabled = false;
   }
-});
+}
+
+for (const button of buttons) {
+  button.addEventListener("click", () => play(Number(button.dataset.bestOf)));
+}
