@@ -200,10 +200,25 @@ def test_solver_follow_values_equal_brute_force_minimax(n: int) -> None:
                 lead=lead,
                 my_declared=mask_declared(declared[0]),
                 their_declared=mask_declared(declared[1]),
-            )
+            ),
+            exact=True,
         )
         assert dict(got.values) == expected, (mine, theirs, lead, trump, declared)
         assert got.value == max(expected.values())
+        # The windowed search (the bot's) finds the same value and a card that reaches it.
+        fast = solve(
+            Endgame.from_cards(
+                trump,
+                mine,
+                theirs,
+                i_lead=False,
+                lead=lead,
+                my_declared=mask_declared(declared[0]),
+                their_declared=mask_declared(declared[1]),
+            )
+        )
+        assert fast.value == got.value
+        assert expected[fast.card] == fast.value
 
 
 def test_solver_matches_brute_force_on_five_card_hands_with_quinte_and_chouine() -> None:

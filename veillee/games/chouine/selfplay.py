@@ -251,17 +251,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     matches = args.matches if args.matches is not None else max(1, args.parties // 4)
     print(
         f"Chouine self-play, seed {args.seed}: {args.parties} deals played twice (seats swapped)"
-        f" and {matches} best-of-5 matches played twice, per opponent"
+        f" and {matches} best-of-5 matches played twice, per opponent",
+        flush=True,
     )
     total_parties = 0
     total_seconds = 0.0
+    total_cpu = 0.0
     for name in args.opponents.split(","):
         opponent = PLAYERS[name]
         tally = Tally()
         start = time.perf_counter()
+        cpu_start = time.process_time()
         duplicate_parties(opponent, args.parties, args.seed, tally, PLAYERS[args.player])
         duplicate_matches(opponent, matches, args.seed, tally, PLAYERS[args.player])
         tally.seconds = time.perf_counter() - start
+        total_cpu += time.process_time() - cpu_start
         played = tally.parties + tally.played
         total_parties += played
         total_seconds += tally.seconds
@@ -270,7 +274,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{args.player} vs {name:<6}: parties won {100 * tally.partie_rate():5.1f} %"
             f" ({tally.partie_wins} won, {tally.partie_losses} lost, {ties} tied of"
             f" {tally.parties}); matches won {100 * tally.match_rate():5.1f} %"
-            f" ({tally.match_wins} of {tally.matches}); {played / tally.seconds:.0f} parties/s"
+            f" ({tally.match_wins} of {tally.matches}); {played / tally.seconds:.0f} parties/s",
+            flush=True,
         )
-    print(f"parties/s overall: {total_parties / total_seconds:.0f} ({total_parties} parties)")
+    print(
+        f"parties/s overall: {total_parties / total_seconds:.0f} wall clock,"
+        f" {total_parties / max(total_cpu, 1e-9):.0f} per CPU second ({total_parties} parties)"
+    )
     return 0

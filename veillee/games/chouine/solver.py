@@ -166,20 +166,31 @@ def _declare(hand: int, card: int, declared: int, trump: int) -> tuple[int, int]
     return points, declared | (1 << (card >> 3))
 
 
-def _ordered(mask: int) -> list[int]:
+_ORDER_CACHE: dict[int, tuple[int, ...]] = {}
+
+
+def _ordered(mask: int) -> tuple[int, ...]:
     """Cards of a mask, strongest rank first: strong leads and follows cut the search early."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    out.sort(key=lambda i: (i & 7, POINTS[i]), reverse=True)
-    return out
+    order = _ORDER_CACHE.get(mask)
+    if order is None:
+        cards = []
+        m = mask
+        while m:
+            low = m & -m
+            cards.append(low.bit_length() - 1)
+            m ^= low
+        cards.sort(key=lambda i: (i & 7, POINTS[i]), reverse=True)
+        order = tuple(cards)
+        if len(_ORDER_CACHE) > 200_000:
+            _ORDER_CACHE.clear()
+        _ORDER_CACHE[mask] = order
+    return order
 
 
 class _Search:
-    """Alpha-beta over whole tricks; values in the leader's point of view (leader minus
-    follower, points still to come)."""
+    """Alpha-beta over whole tricks, fail-soft, with a transposition table keyed on both hands
+    and both declaration masks (the future does not depend on the past score). Values are in the
+    leader's point of view (leader minus follower, points still to come)."""
 
     def __init__(self, trump: int) -> None:
         self.trump = trump
@@ -218,27 +229,10 @@ class _Search:
         best = -CHOUINE - 1
         best_card = -1
         leads = _ordered(hl)
-        if first >= 0:
-            leads.remove(first)
-            leads.insert(0, first)
+        if first >= 0 and leads[0] != first:
+            leads = (first, *(c for c in leads if c != first))
         for lc in leads:
-            pl, dl2 = _declare(hl, lc, dl, trump)
-            hl2 = hl & ~(1 << lc)
-            worst = CHOUINE + 1
-            for fc in _ordered(legal_follows(hf, lc, trump)):
-                pf, df2 = _declare(hf, fc, df, trump)
-                hf2 = hf & ~(1 << fc)
-                bound = min(beta, worst)
-                if follower_wins(lc, fc, trump):
-                    base = pl - pf - POINTS[lc] - POINTS[fc]
-                    v = base - self.lead(hf2, hl2, df2, dl2, base - bound, base - alpha)
-                else:
-                    base = pl - pf + POINTS[lc] + POINTS[fc]
-                    v = base + self.lead(hl2, hf2, dl2, df2, alpha - base, bound - base)
-                if v < worst:
-                    worst = v
-                    if worst <= alpha:
-                        break
+            worst = self.answer(hl, hf, dl, df, lc, alpha, beta)
             if worst > best:
                 best = worst
                 best_card = lc
@@ -259,25 +253,52 @@ class _Search:
         self.table[key] = (lo, hi, best_card)
         return best
 
-    def follow(self, lc: int, hl2: int, hf: int, dl2: int, df: int) -> list[tuple[int, int]]:
-        """Exact value, for the follower, of each legal card against lead ``lc`` (already out of
-        the leader's hand ``hl2``; the leader's declaration already scored)."""
-        out = []
-        for fc in _ordered(legal_follows(hf, lc, self.trump)):
-            pf, df2 = _declare(hf, fc, df, self.trump)
+    def answer(self, hl: int, hf: int, dl: int, df: int, lc: int, alpha: int, beta: int) -> int:
+        """The leader's value of leading ``lc`` from ``hl`` (its best declaration included), the
+        follower answering as well as it can; fail-soft outside ``(alpha, beta)``."""
+        trump = self.trump
+        hl2 = hl & ~(1 << lc)
+        if not hl2:
+            # The last trick, one card each: no combination, the dix de der to its winner.
+            fc = hf.bit_length() - 1
+            pts = POINTS[lc] + POINTS[fc] + 10
+            return -pts if follower_wins(lc, fc, trump) else pts
+        pl, dl2 = _declare(hl, lc, dl, trump) if lc & 7 >= _J else (0, dl)
+        worst = CHOUINE + 1
+        for fc in _ordered(legal_follows(hf, lc, trump)):
+            pf, df2 = _declare(hf, fc, df, trump) if fc & 7 >= _J else (0, df)
             hf2 = hf & ~(1 << fc)
-            pts = POINTS[lc] + POINTS[fc]
-            if not hf2:
-                pts += 10
-                out.append((fc, pf + pts if follower_wins(lc, fc, self.trump) else pf - pts))
-                continue
-            big = CHOUINE + 1
-            if follower_wins(lc, fc, self.trump):
-                v = pf + pts + self.lead(hf2, hl2, df2, dl2, -big, big)
+            bound = min(beta, worst)
+            if follower_wins(lc, fc, trump):
+                base = pl - pf - POINTS[lc] - POINTS[fc]
+                v = base - self.lead(hf2, hl2, df2, dl2, base - bound, base - alpha)
             else:
-                v = pf - pts - self.lead(hl2, hf2, dl2, df2, -big, big)
-            out.append((fc, v))
-        return out
+                base = pl - pf + POINTS[lc] + POINTS[fc]
+                v = base + self.lead(hl2, hf2, dl2, df2, alpha - base, bound - base)
+            if v < worst:
+                worst = v
+                if worst <= alpha:
+                    break
+        return worst
+
+    def follow(
+        self, lc: int, hl2: int, hf: int, dl2: int, df: int, fc: int, alpha: int, beta: int
+    ) -> int:
+        """The follower's value of answering lead ``lc`` (already out of the leader's hand
+        ``hl2``, its declaration already scored) with ``fc`` and its best declaration;
+        fail-soft outside ``(alpha, beta)``."""
+        pf, df2 = _declare(hf, fc, df, self.trump)
+        hf2 = hf & ~(1 << fc)
+        pts = POINTS[lc] + POINTS[fc]
+        wins = follower_wins(lc, fc, self.trump)
+        if not hf2:
+            pts += 10
+            return pf + pts if wins else pf - pts
+        if wins:
+            c = pf + pts
+            return c + self.lead(hf2, hl2, df2, dl2, alpha - c, beta - c)
+        c = pf - pts
+        return c - self.lead(hl2, hf2, dl2, df2, c - beta, c - alpha)
 
 
 @dataclass(frozen=True)
@@ -332,37 +353,49 @@ class Solution:
     nodes: int
 
 
-def solve(endgame: Endgame) -> Solution:
+def solve(endgame: Endgame, *, exact: bool = False) -> Solution:
     """Search the endgame to its end and return the best card for me, with its declaration.
 
-    Ties between equal values go to the card that keeps the most points in hand (the cheapest),
-    then to the lowest index, so the choice is deterministic. Raises ValueError on an empty hand.
+    ``values`` holds, for each playable card, its exact value when it is within one point of the
+    best (so ties are exact), else an upper bound; ``exact=True`` makes every value exact (tests).
+    Ties between equal values go to the card worth the fewest points, then the weakest, so the
+    choice is deterministic. Raises ValueError on an empty hand.
     """
     if not endgame.mine:
         raise ValueError("no card to play")
     search = _Search(endgame.trump)
     trump = endgame.trump
+    big = CHOUINE + 1
     values: dict[int, int] = {}
+    best = -big
     if endgame.lead is None:
         for lc in _ordered(endgame.mine):
-            pl, dl2 = _declare(endgame.mine, lc, endgame.my_declared, trump)
             kind, _ = best_declaration(endgame.mine, lc, endgame.my_declared, trump)
             if kind == "chouine":
                 theirs_chouine = has_chouine(endgame.theirs, endgame.their_declared)
                 lost = lc >> 3 != trump and theirs_chouine == trump
                 values[lc] = -CHOUINE if lost else CHOUINE
-                continue
-            hl2 = endgame.mine & ~(1 << lc)
-            replies = search.follow(lc, hl2, endgame.theirs, dl2, endgame.their_declared)
-            values[lc] = pl - max(v for _, v in replies)
+            else:
+                alpha = -big if exact else best - 1
+                values[lc] = search.answer(
+                    endgame.mine, endgame.theirs, endgame.my_declared, endgame.their_declared,
+                    lc, alpha, big,
+                )  # fmt: skip
+            best = max(best, values[lc])
     else:
         lc = endgame.lead
-        for fc, v in search.follow(
-            lc, endgame.theirs, endgame.mine, endgame.their_declared, endgame.my_declared
-        ):
+        hl2 = endgame.theirs
+        for fc in _ordered(legal_follows(endgame.mine, lc, trump)):
             kind, _ = best_declaration(endgame.mine, fc, endgame.my_declared, trump)
-            values[fc] = CHOUINE if kind == "chouine" else v
-    best = max(values.values())
+            if kind == "chouine":
+                values[fc] = CHOUINE
+            else:
+                alpha = -big if exact else best - 1
+                values[fc] = search.follow(
+                    lc, hl2, endgame.mine, endgame.their_declared, endgame.my_declared,
+                    fc, alpha, big,
+                )  # fmt: skip
+            best = max(best, values[fc])
     chosen = min((c for c, v in values.items() if v == best), key=lambda c: (POINTS[c], c & 7, c))
     kind, _ = best_declaration(endgame.mine, chosen, endgame.my_declared, trump)
     return Solution(
