@@ -80,6 +80,8 @@ def test_a_stopped_hand_reveals_no_unplayed_card() -> None:
             continue
         for seat in range(4):
             others = {c for s in range(4) if s != seat for c in final.hands[s]}
-            if final.contract == "gros-mulot" and final.tricks[0].winner != final.bidder:
-                others -= set(final.hands[final.bidder])
+            bidder = final.bidder
+            assert bidder is not None
+            if final.contract == "gros-mulot" and final.tricks[0].winner != bidder:
+                others -= set(final.hands[bidder])
             assert not cards_in(views.view(final, seat)) & others

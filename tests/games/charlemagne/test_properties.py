@@ -47,7 +47,17 @@ def candidate_actions(state: State) -> list[Action]:
     for n in (1, 2, 3):
         cands += [Action.discard(combo) for combo in itertools.combinations(hand, n)]
     cands.append(Action.discard(["7S", "7S"]))
+    cands += malformed_actions(state)
     return cands
+
+
+def malformed_actions(state: State) -> list[Action]:
+    """Actions no text parses to: a legal action carrying a stray value or stray cards."""
+    out: list[Action] = []
+    for action in rules.legal_actions(state)[:3]:
+        out.append(Action(action.kind, action.value or "x", action.cards))
+        out.append(Action(action.kind, action.value, (*action.cards, "AS")))
+    return out
 
 
 @SETTINGS
@@ -152,6 +162,28 @@ def test_match_runs_to_32_with_the_deal_passing_left(seed: int) -> None:
     assert winner is not None and m.scores[winner] >= 32 and m.scores[1 - winner] < 32
     assert sum(r["points"] for r in m.results) == sum(m.scores)
     assert match.why_illegal(m, 0, Action.pass_()) == "match_over"
+
+
+def test_design_2_why_illegal_refuses_an_action_with_stray_fields() -> None:
+    # DESIGN §2: why_illegal is None exactly for the members of legal_actions, and apply
+    # refuses the rest; an Action built by hand with a stray value or card is not a legal action
+    s = rules.deal(list(PIQUET_JOKERS_34), dealer=0)
+    for stray in (Action("bid", "5", ("AS",)), Action("pass", "x"), Action("pass", cards=("AS",))):
+        assert stray not in rules.legal_actions(s)
+        assert rules.why_illegal(s, 1, stray) == "unknown_action"
+        try:
+            rules.apply(s, stray)
+        except IllegalAction as err:
+            assert err.reason == "unknown_action"
+        else:
+            raise AssertionError(f"{stray!r} was applied")
+    for text in ["pass", "pass", "pass", "5"]:
+        s = rules.apply(s, Action.parse(text))
+    s = rules.apply(s, rules.legal_actions(s)[0])
+    s = rules.apply(s, Action.parse("trump H"))
+    card = rules.legal_actions(s)[0].card
+    assert rules.why_illegal(s, 1, Action("play", "x", (card,))) == "unknown_action"
+    assert rules.why_illegal(s, 1, Action.play(card)) is None
 
 
 def test_every_action_text_round_trips() -> None:

@@ -200,7 +200,7 @@ def test_k14_bid_ladder_solo_over_numbers() -> None:
 def test_k15_play_order_skips_the_sitting_out_partner() -> None:
     s = play(fresh(N), ["mulot", "pass", "pass", "pass"])
     assert s.sitting_out == W and s.to_act == E
-    order = []
+    order: list[int | None] = []
     for _ in range(3):
         order.append(s.to_act)
         s = rules.apply(s, rules.legal_actions(s)[0])

@@ -77,6 +77,7 @@ REASONS: dict[str, str] = {
     "deal_over": "the hand is over; nobody acts any more",
     "not_your_turn": "another seat is to act",
     "wrong_phase": "that kind of action is not asked for at this step of the hand",
+    "unknown_action": "not a Charlemagne action (a value or cards its kind does not carry)",
     "dealer_must_bid": "the dealer must bid when all others passed",
     "bid_too_low": "a bid must be higher than the highest bid so far",
     "no_such_bid": "bids are 5, 6, 7, 8, mulot, charlemagne, gros-mulot, gros-charlemagne",
@@ -409,6 +410,18 @@ def trick_winner(trick: Sequence[tuple[int, str]], trump: str | None) -> int:
     return best[0]
 
 
+_CARRIES_VALUE: frozenset[str] = frozenset({"bid", "choose", "trump"})
+_CARRIES_CARDS: frozenset[str] = frozenset({"give", "discard", "play"})
+
+
+def _stray_fields(action: Action) -> bool:
+    """True if ``action`` carries a value or cards its kind never holds; no text parses to
+    such an action and none is ever legal (DESIGN §2: why_illegal agrees with legal_actions)."""
+    if action.value and action.kind not in _CARRIES_VALUE:
+        return True
+    return bool(action.cards) and action.kind not in _CARRIES_CARDS
+
+
 def _discard_count(state: State) -> int:
     assert state.bidder is not None
     return len(state.hands[state.bidder]) - 8
@@ -430,6 +443,8 @@ def why_illegal(state: State, seat: int, action: Action) -> str | None:
         return "deal_over"
     if seat != state.to_act:
         return "not_your_turn"
+    if _stray_fields(action):
+        return "unknown_action"
     phase = state.phase
     kind = action.kind
     if phase == "auction":
