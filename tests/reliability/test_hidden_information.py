@@ -66,7 +66,7 @@ async def test_no_message_shows_a_hidden_card_over_200_parties(tmp_path: Path) -
                 over = deal["to_act"] is None
                 parties += over and not was_over
                 was_over = over
-                record = await service.step(record.id)
+                record = await service.step(record.id, record=record)
     finally:
         await service.close()
         await store.close()

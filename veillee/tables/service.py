@@ -316,7 +316,9 @@ class TableService:
             if record is None and table_id not in self._dirty:
                 return
 
-    async def step(self, table_id: str, paced: bool = False) -> Record | None:
+    async def step(
+        self, table_id: str, paced: bool = False, record: Record | None = None
+    ) -> Record | None:
         """Play one computer move at ``table_id`` if a computer seat is to act (an all-computer
         table also deals its next partie by itself); return the table afterwards, or None when
         nothing was for the computer to do. With ``paced`` it first waits ``bot_delay_ms`` (and
@@ -324,8 +326,10 @@ class TableService:
 
         The move is ``bot.choose(observation, legal_actions, rng)`` with the ``"deal"`` part of
         ``match.observation(m, seat)``, computed in a worker thread. Raises
-        TableRefusal("table_gone")."""
-        record = await self.load(table_id)
+        TableRefusal("table_gone"). ``record``: the table as the caller last saw it, to save
+        a load (if it is stale the write is refused and the fresh table returned)."""
+        if record is None or record.id != table_id:
+            record = await self.load(table_id)
         doc = TableDoc.from_data(record.data)
         mods = GameModules.of(doc.game)
         m = mods.match.from_json(doc.match)
