@@ -31,6 +31,12 @@ function declarationLabel(decl, trump) {
   return t(`decl.${decl.kind}`, { suit: t(`card.suit.${decl.suit}`), points });
 }
 
+// The plural form of ``key`` for ``n`` (English: 1 is singular; French: 0 and 1 are).
+function plural(key, n) {
+  const one = lang === "fr" ? n <= 1 : n === 1;
+  return t(`${key}.${one ? "one" : "other"}`, { n });
+}
+
 function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
 }
@@ -240,9 +246,9 @@ function render(state) {
   const backs = $("opp-hand");
   clear(backs);
   for (let i = 0; i < deal.hand_counts[other]; i += 1) backs.append(cardBack());
-  backs.setAttribute("aria-label", t("table.opponent_cards", { n: deal.hand_counts[other] }));
-  $("opp-piles").textContent = t("table.piles", { n: deal.piles[other] });
-  $("my-piles").textContent = t("table.piles", { n: deal.piles[seat] });
+  backs.setAttribute("aria-label", plural("table.opponent_cards", deal.hand_counts[other]));
+  $("opp-piles").textContent = plural("table.piles", deal.piles[other]);
+  $("my-piles").textContent = plural("table.piles", deal.piles[seat]);
   $("opp-declarations").replaceChildren(...renderDeclarations(deal.declarations[other], deal));
   $("my-declarations").replaceChildren(...renderDeclarations(deal.declarations[seat], deal));
   $("opp-last-trick").disabled = !deal.opponent_last_trick;
