@@ -83,13 +83,15 @@ def test_card_points_of_the_piles_sum_to_120_at_the_count(seed: int, eager: bool
     out = rules.outcome(s)
     assert out is not None
     if out["chouine"] is None:
-        assert sum(out["card_points"]) == 120  # type: ignore[arg-type]
+        card_points = out["card_points"]
+        assert isinstance(card_points, list)
+        assert sum(card_points) == 120
         decl = rules.declaration_points(s)
         totals = out["totals"]
         assert isinstance(totals, list)
         for seat in (0, 1):
             dix = 10 if out["dix_de_der"] == seat else 0
-            assert totals[seat] == out["card_points"][seat] + decl[seat] + dix  # type: ignore[index]
+            assert totals[seat] == card_points[seat] + decl[seat] + dix
         assert out["winner"] == (None if totals[0] == totals[1] else int(totals[1] > totals[0]))
     else:
         assert out["winner"] == out["chouine"]
@@ -147,11 +149,13 @@ def card_codes_in(value: Any) -> set[str]:
 
 def hidden_from(s: State, seat: int) -> set[str]:
     """Cards ``seat`` may not see (rules §10): the talon, and the opponent's hand except cards it
-    showed in a declaration whose trick is complete and turn-ups it took."""
+    showed in a declaration whose trick is complete (§5.2) or in the chouine that ended the
+    partie (§9), and turn-ups it took."""
     opponent = 1 - seat
     shown = 0
     for d in s.declarations:
-        if d[0] == opponent and (s.to_act is None or len(s.tricks) >= d[5]):
+        won_by_chouine = KINDS[d[1]] == "chouine" and s.chouine == opponent
+        if d[0] == opponent and (len(s.tricks) >= d[5] or won_by_chouine):
             shown |= d[4]
     for t in s.taken_turn_ups:
         if t[0] == opponent:

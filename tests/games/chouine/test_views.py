@@ -116,3 +116,49 @@ def test_finished_partie_opens_both_piles() -> None:
             "piles": piles,
             "chouine_cards": out["chouine_cards"],
         }
+
+
+def chouine_deal(a: list[str], b: list[str], turn_up: str) -> State:
+    """Trick 1 with A (non-dealer) dealt ``a``, B ``b``; A leads."""
+    rest = [c for c in rules.PACK if c not in {*a, *b, turn_up}]
+    deck = [x for pair in zip(a, b, strict=True) for x in pair]
+    return rules.deal([*deck, turn_up, *rest], dealer=B)
+
+
+def test_chouine_end_does_not_reveal_the_leaders_declared_cards() -> None:
+    # §9: a chouine ends the partie without resolving the trick; only the five chouine cards are
+    # shown, the opponent's remaining hand (here QH of A's mariage) is not.
+    s = chouine_deal(["KH", "QH", "7S", "8S", "9S"], ["AC", "TC", "KC", "QC", "JC"], "9D")
+    s = play(s, "KH mariage", "JC chouine")
+    assert rules.outcome(s) is not None and s.chouine == B
+    v = view(s, B)
+    assert v["declarations"][A] == [{"kind": "mariage", "suit": "H", "points": 20, "cards": ["KH"]}]
+    assert sorted(v["declarations"][B][0]["cards"]) == ["AC", "JC", "KC", "QC", "TC"]
+    assert v["outcome"]["chouine_cards"] == ["AC", "TC", "KC", "QC", "JC"]
+    assert "QH" not in str(v) and observation(s, B)["opponent_known"] == []
+
+
+def test_chouine_end_does_not_reveal_the_followers_declared_cards() -> None:
+    # §9: the follower holding the trump chouine plays a quateron instead; the leader's plain
+    # chouine wins and B's other quateron cards (KD QD AD) stay hidden.
+    s = chouine_deal(["AC", "TC", "KC", "QC", "JC"], ["AD", "TD", "KD", "QD", "JD"], "9D")
+    s = play(s, "AC chouine", "JD quateron")
+    assert s.chouine == A
+    v = view(s, A)
+    assert v["declarations"][B] == [
+        {"kind": "quateron", "suit": "D", "points": 80, "cards": ["JD"]}
+    ]
+    assert v["outcome"]["chouine_cards"] == ["AC", "TC", "KC", "QC", "JC"]
+    for hidden in ("KD", "QD", "AD", "TD"):
+        assert f"'{hidden}'" not in str(v)
+    assert observation(s, A)["opponent_known"] == []
+
+
+def test_beaten_plain_chouine_stays_hidden_but_the_trump_chouine_is_shown() -> None:
+    s = chouine_deal(["AC", "TC", "KC", "QC", "JC"], ["AD", "TD", "KD", "QD", "JD"], "9D")
+    s = play(s, "AC chouine", "JD chouine")
+    assert s.chouine == B
+    v = view(s, B)
+    assert v["declarations"][A] == [{"kind": "chouine", "suit": "C", "points": 0, "cards": ["AC"]}]
+    assert v["outcome"]["chouine_cards"] == ["AD", "TD", "KD", "QD", "JD"]
+    assert sorted(view(s, A)["declarations"][B][0]["cards"]) == ["AD", "JD", "KD", "QD", "TD"]

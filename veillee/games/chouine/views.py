@@ -11,6 +11,7 @@ from typing import Any
 
 from veillee.games.chouine.rules import (
     CARD_CODES,
+    CHOUINE,
     HOW,
     KINDS,
     SUIT_LETTERS,
@@ -23,15 +24,21 @@ from veillee.games.chouine.rules import (
 )
 
 
-def _declaration_complete(state: State, trick: int) -> bool:
-    """True once the trick a declaration was made in is complete (or the partie is over)."""
-    return state.to_act is None or len(state.tricks) >= trick
+def _declaration_shown(state: State, seat: int, kind: int, trick: int) -> bool:
+    """True once the other cards of a declaration are shown to the opponent: when its trick is
+    complete (rules §5.2), or for the chouine that ended the partie (§9). A chouine ends the
+    partie without resolving its trick, so the other declarations of that trick stay unshown:
+    the opponent's remaining hand is not revealed (§9)."""
+    return len(state.tricks) >= trick or (kind == CHOUINE and state.chouine == seat)
 
 
 def _declarations(state: State) -> list[list[dict[str, Any]]]:
     out: list[list[dict[str, Any]]] = [[], []]
     for seat, kind, suit, points, combo, trick, card in state.declarations:
-        shown = code_list(combo) if _declaration_complete(state, trick) else [CARD_CODES[card]]
+        if _declaration_shown(state, seat, kind, trick):
+            shown = code_list(combo)
+        else:
+            shown = [CARD_CODES[card]]
         if len(shown) > 1:
             # The card played first, then the others as shown (rules §5.2).
             shown = [CARD_CODES[card]] + [c for c in shown if c != CARD_CODES[card]]
@@ -151,7 +158,7 @@ def opponent_known_mask(state: State, seat: int) -> int:
         played |= 1 << c
     known = 0
     for d in state.declarations:
-        if d[0] == opponent and _declaration_complete(state, d[5]):
+        if d[0] == opponent and _declaration_shown(state, d[0], d[1], d[5]):
             known |= d[4]
     for t in state.taken_turn_ups:
         if t[0] == opponent:
