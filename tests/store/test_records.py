@@ -62,3 +62,11 @@ async def test_expired_records_are_listed_and_deleted(store: Store) -> None:
         await store.load(old.id)
     assert await store.role_of(token_hash("x")) is None
     assert (await store.load(fresh.id)).version == 0
+
+
+async def test_applied_tells_the_version_a_client_id_produced(store: Store) -> None:
+    rec = await store.create("sheet", {"n": 0})
+    assert await store.applied(rec.id, "c1") is None
+    await store.commit(rec.id, 0, {"n": 1}, client_id="c1")
+    assert await store.applied(rec.id, "c1") == 1
+    assert await store.applied(rec.id, "c2") is None

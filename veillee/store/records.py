@@ -192,6 +192,19 @@ class Store:
             )
             return sorted(r.role for r in rows)
 
+    async def applied(self, record_id: str, client_id: str) -> int | None:
+        """The version that ``client_id``'s change produced on this record, or None if that client
+        id was never applied (so a caller can acknowledge a repeat before recomputing it)."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(actions.c.version).where(
+                        actions.c.record_id == record_id, actions.c.client_id == client_id
+                    )
+                )
+            ).first()
+        return None if row is None else int(row.version)
+
     async def commit(
         self,
         record_id: str,

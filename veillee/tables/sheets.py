@@ -19,13 +19,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-import sqlalchemy as sa
-
 from veillee import sheets
 from veillee.bus import Bus
 from veillee.sheets import InvalidEntry, Sheet
 from veillee.store import NotFound, Record, Store, VersionConflict, token_hash
-from veillee.store.schema import actions
 
 KIND = "sheet"
 SCORER: Literal["scorer"] = "scorer"
@@ -212,15 +209,7 @@ class SheetService:
         return token
 
     async def _applied_before(self, sheet_id: str, client_id: str) -> bool:
-        async with self.store.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(actions.c.version).where(
-                        actions.c.record_id == sheet_id, actions.c.client_id == client_id
-                    )
-                )
-            ).first()
-        return row is not None
+        return await self.store.applied(sheet_id, client_id) is not None
 
     async def apply(self, sheet_id: str, role: Role, change: Change, client_id: str) -> Applied:
         """Apply ``change`` by a holder of ``role`` to the sheet as it is now.
