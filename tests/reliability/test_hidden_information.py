@@ -35,8 +35,10 @@ def hidden_from(deal: dict[str, Any], seat: int) -> set[str]:
     over = deal["to_act"] is None
     shown: set[str] = set()
     for declaration in deal["declarations"]:
-        complete = over or declaration["trick"] < deal["trick_number"]
-        if declaration["seat"] == other and complete:
+        complete = declaration["trick"] < deal["trick_number"]
+        # A chouine that ends the partie is shown at once; nothing else of that trick (§9).
+        winning_chouine = over and declaration["kind"] == "chouine"
+        if declaration["seat"] == other and (complete or winning_chouine):
             shown.update(declaration["cards"])
     for taken in deal["taken_turn_ups"]:
         if taken["seat"] == other:
@@ -91,6 +93,20 @@ def test_hidden_cards_are_what_rules_10_says() -> None:
     assert hidden_from(deal, 1) == {"AH", "7S", "9D", "TC"}
     # While the declaration's trick is still open only the card played is shown.
     assert hidden_from({**deal, "trick_number": 4}, 0) == {"KH", "QH", "8C", "9S", "9D", "TC"}
+    # A chouine ends the partie: its five cards are shown, the loser's hand stays hidden.
+    chouine = {
+        "to_act": None,
+        "trick_number": 1,
+        "hands": [["AC", "TC", "KC", "QC"], ["KH", "QH", "8C", "9S", "7D"]],
+        "talon": ["9D", "8S"],
+        "declarations": [
+            {"seat": 0, "kind": "chouine", "cards": ["AC", "TC", "KC", "QC", "JC"], "trick": 1},
+            {"seat": 1, "kind": "mariage", "cards": ["KH", "QH"], "trick": 1},
+        ],
+        "taken_turn_ups": [],
+    }
+    assert hidden_from(chouine, 1) == {"9D", "8S"}
+    assert hidden_from(chouine, 0) == {"KH", "QH", "8C", "9S", "7D", "9D", "8S"}
 
 
 async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAPI) -> None:
