@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import logging
 import random
 import secrets
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from veillee.store.schema import actions
 from veillee.tables.table import COMPUTER, HUMAN, KIND, GameModules, TableDoc
 
 Clock = Callable[[], datetime]
+log = logging.getLogger(__name__)
 
 
 class TableRefusal(Exception):
@@ -312,6 +314,11 @@ class TableService:
             try:
                 record = await self.step(table_id, paced=True)
             except TableRefusal:
+                return
+            except Exception:
+                # A failing computer player must not take the server down; the next person's
+                # move or reconnect kicks it again.
+                log.exception("computer seat failed at table %s", table_id)
                 return
             if record is None and table_id not in self._dirty:
                 return
