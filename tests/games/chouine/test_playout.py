@@ -36,7 +36,8 @@ def as_outcome(state: State) -> Outcome:
 def test_playout_agrees_with_legal_actions_and_apply_from_the_deal() -> None:
     rng = random.Random(11)
     kinds: set[str] = set()
-    for i in range(3000):
+    # 1000 random parties meet every kind below (all met by party 544 with these seeds).
+    for i in range(1000):
         s = rules.deal_random(rng, dealer=i & 1)
         trace: Trace = []
         result = playout(s, random.Random(i), trace)
