@@ -253,7 +253,7 @@ def test_talon_phase_decision_ignores_the_opponents_hidden_cards() -> None:
     checked = 0
     while checked < 200:
         state = chouine.deal_random(rng, dealer=rng.randrange(2))
-        for _ in range(rng.randrange(21)):
+        for _ in range(rng.randrange(25)):
             state = chouine.apply(state, rng.choice(chouine.legal_actions(state)))
         seat = state.to_act
         if seat is None or not state.talon:

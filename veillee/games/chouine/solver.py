@@ -20,6 +20,11 @@ combinations of a suit are nested (mariage ⊂ tierce ⊂ quateron ⊂ chouine) 
 contains every card of the smaller ones, so the search plays each card with its best declaration
 (the brute-force test over every legal action checks this).
 
+Trick 11 (``solve_last_draw``): the talon then holds one face-down card and the turn-up, so the
+unseen cards are the other hand plus that one card. For each card it can be, tricks 11–16 are
+searched exactly (every declaration option in trick 11, where declaring early may not pay), and
+each of my plays is rated by its average :func:`utility` over those cases.
+
 >>> e = Endgame.from_cards("H", ["AH", "7S"], ["TH", "8S"], i_lead=True)
 >>> s = solve(e)
 >>> s.card, s.value          # the seven first: the ten must then fall to the ace
