@@ -559,10 +559,14 @@ def solve_last_draw(pos: LastDraw) -> dict[tuple[str, str | None], float]:
                     # The other seat picks my worst difference; a reply that cannot go below
                     # the worst found so far is cut off by the search window.
                     worst = 4 * big
-                    for fc in _ordered(theirs):
+                    # Replies that take the trick, and declarations, tend to hurt most: first.
+                    replies = sorted(
+                        _ordered(theirs), key=lambda f: not follower_wins(mc, f, trump)
+                    )
+                    for fc in replies:
                         theirs2 = theirs & ~(1 << fc)
-                        for fkind, fpoints, their_d in declaration_choices(
-                            theirs, fc, pos.their_declared, trump
+                        for fkind, fpoints, their_d in reversed(
+                            declaration_choices(theirs, fc, pos.their_declared, trump)
                         ):
                             if fkind == "chouine":
                                 d = -CHOUINE
