@@ -89,6 +89,8 @@ async def test_refused_messages_get_a_reason_and_change_nothing(app: FastAPI) ->
                     "bad_options",
                 ),
             ]
+            await ws.send_bytes(b'{"type": "ping"}')
+            assert (await receive(ws, "error"))["code"] == "bad_message"
             for text, code in bad:
                 await ws.send_text(text)
                 error = await receive(ws, "error")

@@ -243,7 +243,13 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     stack = AsyncExitStack()
     try:
         while True:
-            text = await ws.receive_text()
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:  # a binary frame: not one of ours
+                await sock.error("bad_message")
+                continue
             if len(text.encode()) > settings.max_message_bytes:
                 await sock.error("message_too_large")
                 continue
