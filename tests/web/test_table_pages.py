@@ -79,3 +79,11 @@ async def test_table_page_carries_its_table_and_no_secret(app: FastAPI) -> None:
         assert bad.status_code == 422
         unknown = await c.post("/api/tables", json={"game": "tarot"})
         assert unknown.status_code == 404
+
+
+async def test_tables_and_refusals_are_counted_in_metrics(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        await c.post("/api/tables", json={"game": "chouine"})
+        metrics = (await c.get("/metrics/")).text
+        assert 'veillee_tables_made_total{game="chouine"}' in metrics
+        assert "veillee_table_sockets" in metrics

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
+from prometheus_client import Counter, Gauge
 from pydantic import BaseModel, ConfigDict, Field
 
 from veillee.games import GAMES
@@ -37,6 +38,10 @@ from veillee.web.table_protocol import (
 )
 
 router = APIRouter()
+
+TABLES_MADE = Counter("veillee_tables_made_total", "Computer tables made", ["game"])
+OPEN_SOCKETS = Gauge("veillee_table_sockets", "Table websockets open in this process")
+REFUSED = Counter("veillee_table_refusals_total", "Table messages refused, by reason", ["code"])
 
 
 async def start(app: FastAPI, stack: AsyncExitStack) -> None:
@@ -111,6 +116,7 @@ async def create_table(body: CreateTable, request: Request) -> CreatedTable:
         grant = await _service(request.app).create_computer_table(body.game, body.options)
     except TableRefusal as exc:
         raise HTTPException(422, exc.reason) from exc
+    TABLES_MADE.labels(body.game).inc()
     return CreatedTable(
         table_id=grant.table_id,
         seat=grant.seat,
@@ -175,6 +181,7 @@ class TableSocket:
             await self.ws.send_text(message.model_dump_json())
 
     async def error(self, code: str, client_id: str | None = None) -> None:
+        REFUSED.labels(code).inc()
         await self.send(
             ErrorOut(code=code, message=reason_text(self.lang, code), client_id=client_id)
         )
@@ -241,6 +248,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     limit = RateLimit(settings.max_messages_per_second)
     follower: asyncio.Task[None] | None = None
     stack = AsyncExitStack()
+    OPEN_SOCKETS.inc()
     try:
         while True:
             frame = await ws.receive()
@@ -295,6 +303,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        OPEN_SOCKETS.dec()
         if follower is not None:
             follower.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
