@@ -22,6 +22,7 @@ let conn = null;
 let sending = false;
 let gatherTimer = null;
 let shownTrickKey = null;
+let gathering = false;
 const announced = new Set();
 
 function declarationLabel(decl, trump) {
@@ -186,24 +187,36 @@ function trickCard(entry, seat) {
   return wrap;
 }
 
-function renderTrick(deal, seat) {
+function renderTrick(deal, seat, first) {
   const trick = $("trick");
-  const cards = deal.trick.length ? deal.trick : [];
   const last = deal.last_trick;
-  // A trick just gathered stays in view a moment before it goes to its winner.
   const lastKey = last ? last.cards.map((c) => c.card).join(",") : null;
-  clear(trick);
-  if (cards.length === 0 && last && lastKey !== shownTrickKey && trickPauseMs > 0 && !deal.outcome) {
-    shownTrickKey = lastKey;
-    trick.classList.add("gathering");
-    for (const entry of last.cards) trick.append(trickCard(entry, seat));
-    clearTimeout(gatherTimer);
-    gatherTimer = setTimeout(() => { trick.classList.remove("gathering"); clear(trick); }, trickPauseMs);
-    return;
+  if (first) shownTrickKey = lastKey; // on load, no replay of a trick gathered long ago
+  // A trick just gathered stays in view a moment before it goes to its winner.
+  if (deal.trick.length === 0 && last && trickPauseMs > 0 && !deal.outcome) {
+    if (lastKey !== shownTrickKey) {
+      shownTrickKey = lastKey;
+      gathering = true;
+      clear(trick);
+      trick.classList.add("gathering");
+      for (const entry of last.cards) trick.append(trickCard(entry, seat));
+      clearTimeout(gatherTimer);
+      gatherTimer = setTimeout(() => {
+        gathering = false;
+        trick.classList.remove("gathering");
+        clear(trick);
+      }, trickPauseMs);
+      return;
+    }
+    if (gathering) return; // still on show
   }
-  if (lastKey) shownTrickKey = lastKey;
+  shownTrickKey = lastKey ?? shownTrickKey;
+  // A card led during the pause replaces the gathered trick at once.
+  clearTimeout(gatherTimer);
+  gathering = false;
   trick.classList.remove("gathering");
-  for (const entry of cards) trick.append(trickCard(entry, seat));
+  clear(trick);
+  for (const entry of deal.trick) trick.append(trickCard(entry, seat));
 }
 
 function turnLine(state) {
@@ -268,7 +281,7 @@ function render(state) {
   if (deal.turn_up) turnUp.append(cardImage(deal.turn_up, t));
   $("trump-line").textContent = t("table.trump", { suit: t(`card.suit.${deal.trump}`) });
 
-  renderTrick(deal, seat);
+  renderTrick(deal, seat, !previous);
   renderHand(deal, mine);
 
   const swap = $("swap");
