@@ -99,6 +99,16 @@ async def play_match(page: Page, rng: random.Random) -> dict[str, int]:
 
 async def test_whole_best_of_3_match_against_the_computer(live_server: str, page: Page) -> None:
     rng = random.Random(7)
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on(
+        "response",
+        lambda r: (
+            problems.append(r.url)
+            if r.status >= 400 and not r.url.endswith("/favicon.ico")
+            else None
+        ),
+    )
     await open_computer_table(page, live_server)
     await page.get_by_test_id("best-of").click()  # "Best of 3": a new match at 0–0
     await expect(page.get_by_test_id("match-line")).to_contain_text("Best of 3")
@@ -121,6 +131,7 @@ async def test_whole_best_of_3_match_against_the_computer(live_server: str, page
         await page.get_by_test_id("new-match").click()
         await expect(page.get_by_test_id("score")).to_have_text("You 0 – 0 Computer")
     assert prompts >= 1 and viewed >= 1
+    assert problems == []
 
 
 async def test_dimmed_card_explains_itself_and_changes_nothing(
