@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import time
 from collections.abc import AsyncIterator
@@ -10,10 +11,20 @@ from pathlib import Path
 
 import pytest
 
+import veillee.tables as tables_package
 from veillee.bus import InProcessBus
 from veillee.config import Settings
+from veillee.games import GAMES
 from veillee.store import Store, token_hash
-from veillee.tables import COMPUTER, HUMAN, TableRefusal, TableService, channel, seat_view
+from veillee.tables import (
+    COMPUTER,
+    HUMAN,
+    GameModules,
+    TableRefusal,
+    TableService,
+    channel,
+    seat_view,
+)
 
 
 class Clock:
@@ -175,3 +186,32 @@ async def test_all_computer_table_deals_its_next_partie(store: Store, tmp_path: 
         step = await service.step(record.id)
     final = seat_view(await service.load(record.id), 0)["view"]["match"]
     assert final["over"] and max(final["wins"]) == 2 and len(parties) >= 2
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_any_registered_game_plays_to_its_end_through_the_registry(
+    game: str, store: Store, tmp_path: Path
+) -> None:
+    service = TableService(store, InProcessBus(), settings(tmp_path), autoplay=False)
+    seats = GameModules.of(game).match.seats
+    record, _ = await service.create_table(game, (COMPUTER,) * seats)
+    step = await service.step(record.id, record=record)
+    moves = 0
+    while step is not None:
+        moves += 1
+        step = await service.step(record.id, record=step)
+    assert moves > 0
+    final = seat_view(await service.load(record.id), 0)["view"]["match"]
+    assert final["over"] and final["winner"] is not None
+
+
+def test_the_table_service_names_no_game() -> None:
+    # Generic over games: everything goes through the registry (no `if game == "chouine"`).
+    for path in Path(tables_package.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        }
+        assert not names & set(GAMES), path.name
