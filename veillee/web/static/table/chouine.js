@@ -26,10 +26,10 @@ let gathering = false;
 const announced = new Set();
 
 function declarationLabel(decl, trump) {
-  if (decl.kind === "chouine") return t("decl.chouine", { suit: t(`card.suit.${decl.suit}`) });
-  if (decl.kind === "quinte") return t("decl.quinte", { points: decl.points ?? POINTS.quinte[0] });
+  if (decl.kind === "chouine") return t("chouine.decl.chouine", { suit: t(`card.suit.${decl.suit}`) });
+  if (decl.kind === "quinte") return t("chouine.decl.quinte", { points: decl.points ?? POINTS.quinte[0] });
   const points = decl.points ?? POINTS[decl.kind][decl.suit === trump ? 1 : 0];
-  return t(`decl.${decl.kind}`, { suit: t(`card.suit.${decl.suit}`), points });
+  return t(`chouine.decl.${decl.kind}`, { suit: t(`card.suit.${decl.suit}`), points });
 }
 
 // The plural form of ``key`` for ``n`` (English: 1 is singular; French: 0 and 1 are).
@@ -80,7 +80,7 @@ function optionsFor(card) {
 function chooseDeclaration(card, options) {
   const dialog = $("chooser");
   const deal = current.view.deal;
-  $("chooser-title").textContent = t("table.chooser.title", { card: cardName(card, t) });
+  $("chooser-title").textContent = t("chouine.table.chooser.title", { card: cardName(card, t) });
   const box = $("chooser-options");
   clear(box);
   // A chouine first (the rules say the page offers it first), then the biggest combination.
@@ -102,7 +102,7 @@ function chooseDeclaration(card, options) {
     plain.type = "button";
     plain.dataset.action = card;
     plain.dataset.testid = "play-plain";
-    plain.textContent = t("table.chooser.plain");
+    plain.textContent = t("chouine.table.chooser.plain");
     plain.addEventListener("click", () => { dialog.close(); play(card); });
     box.append(plain);
   }
@@ -222,22 +222,22 @@ function renderTrick(deal, seat, first) {
 function turnLine(state) {
   const deal = state.view.deal;
   const match = state.view.match;
-  if (match.over) return t("turn.match_over");
-  if (deal.to_act === null) return t("turn.partie_over");
-  if (deal.to_act !== state.seat) return t("turn.computer");
-  if (deal.prompt === "seven") return t("turn.prompt");
-  return deal.trick.length === 0 ? t("turn.lead") : t("turn.follow");
+  if (match.over) return t("chouine.turn.match_over");
+  if (deal.to_act === null) return t("chouine.turn.partie_over");
+  if (deal.to_act !== state.seat) return t("chouine.turn.computer");
+  if (deal.prompt === "seven") return t("chouine.turn.prompt");
+  return deal.trick.length === 0 ? t("chouine.turn.lead") : t("chouine.turn.follow");
 }
 
 function renderMatch(state) {
   const match = state.view.match;
   const seat = state.seat;
   const other = 1 - seat;
-  $("score").textContent = t("match.score", { you: match.wins[seat], them: match.wins[other] });
-  $("match-line").textContent = t("match.line", { best_of: match.best_of, partie: match.partie });
+  $("score").textContent = t("chouine.match.score", { you: match.wins[seat], them: match.wins[other] });
+  $("match-line").textContent = t("chouine.match.line", { best_of: match.best_of, partie: match.partie });
   const bestOf = $("best-of");
   const target = match.best_of === 5 ? 3 : 5;
-  bestOf.textContent = t(`match.best_of_${target}`);
+  bestOf.textContent = t(`chouine.match.best_of_${target}`);
   bestOf.dataset.bestOf = String(target);
 }
 
@@ -259,9 +259,9 @@ function render(state) {
   const backs = $("opp-hand");
   clear(backs);
   for (let i = 0; i < deal.hand_counts[other]; i += 1) backs.append(cardBack());
-  backs.setAttribute("aria-label", plural("table.opponent_cards", deal.hand_counts[other]));
-  $("opp-piles").textContent = plural("table.piles", deal.piles[other]);
-  $("my-piles").textContent = plural("table.piles", deal.piles[seat]);
+  backs.setAttribute("aria-label", plural("chouine.table.opponent_cards", deal.hand_counts[other]));
+  $("opp-piles").textContent = plural("chouine.table.piles", deal.piles[other]);
+  $("my-piles").textContent = plural("chouine.table.piles", deal.piles[seat]);
   $("opp-declarations").replaceChildren(...renderDeclarations(deal.declarations[other], deal));
   $("my-declarations").replaceChildren(...renderDeclarations(deal.declarations[seat], deal));
   $("opp-last-trick").disabled = !deal.opponent_last_trick;
@@ -274,12 +274,12 @@ function render(state) {
   const count = document.createElement("span");
   count.className = "talon-count";
   count.dataset.testid = "talon-count";
-  count.textContent = t("table.talon", { n: deal.talon_count });
+  count.textContent = t("chouine.table.talon", { n: deal.talon_count });
   stack.append(count);
   const turnUp = $("turn-up");
   clear(turnUp);
   if (deal.turn_up) turnUp.append(cardImage(deal.turn_up, t));
-  $("trump-line").textContent = t("table.trump", { suit: t(`card.suit.${deal.trump}`) });
+  $("trump-line").textContent = t("chouine.table.trump", { suit: t(`card.suit.${deal.trump}`) });
 
   renderTrick(deal, seat, !previous);
   renderHand(deal, mine);
@@ -316,7 +316,7 @@ function render(state) {
     const key = `${match.partie}:${entry.card}`;
     if (!announced.has(key)) {
       announced.add(key);
-      if (previous) news.push(t("live.computer_plays", { card: cardName(entry.card, t) }));
+      if (previous) news.push(t("chouine.live.computer_plays", { card: cardName(entry.card, t) }));
     }
   }
   if (!previous || turnLine(previous) !== line || news.length) news.push(line);
@@ -339,10 +339,10 @@ function openViewer(title, tricks) {
 function showStatus(status) {
   const banner = $("banner");
   if (status === "reconnecting") {
-    banner.textContent = t("table.reconnecting");
+    banner.textContent = t("chouine.table.reconnecting");
     banner.hidden = false;
   } else if (status === "back") {
-    banner.textContent = t("table.back");
+    banner.textContent = t("chouine.table.back");
     banner.hidden = false;
     setTimeout(() => { banner.hidden = true; }, 1500);
   } else if (status === "lost") {
@@ -367,10 +367,10 @@ async function main() {
   $("prompt").addEventListener("cancel", (event) => event.preventDefault());
   $("chooser-cancel").addEventListener("click", () => $("chooser").close());
   $("viewer-close").addEventListener("click", () => $("viewer").close());
-  $("my-tricks").addEventListener("click", () => openViewer(t("table.my_tricks"), current.view.deal.own_tricks));
+  $("my-tricks").addEventListener("click", () => openViewer(t("chouine.table.my_tricks"), current.view.deal.own_tricks));
   $("opp-last-trick").addEventListener("click", () => {
     const trick = current.view.deal.opponent_last_trick;
-    if (trick) openViewer(t("table.opponent_last_trick"), [trick]);
+    if (trick) openViewer(t("chouine.table.opponent_last_trick"), [trick]);
   });
   $("best-of").addEventListener("click", (event) => {
     send({ type: "new_match", options: { best_of: Number(event.currentTarget.dataset.bestOf) } });

@@ -24,15 +24,15 @@ export function showCount(state, t) {
   const outcome = deal.outcome;
   const seat = state.seat;
   const seats = [seat, 1 - seat];
-  const names = [t("table.you"), t("table.computer")];
+  const names = [t("chouine.table.you"), t("chouine.table.computer")];
 
   let title;
   if (outcome.chouine !== null && outcome.chouine !== undefined) {
-    title = outcome.chouine === seat ? t("count.chouine_you") : t("count.chouine_computer");
+    title = outcome.chouine === seat ? t("chouine.count.chouine_you") : t("chouine.count.chouine_computer");
   } else if (outcome.winner === null) {
-    title = t("count.tie");
+    title = t("chouine.count.tie");
   } else {
-    title = outcome.winner === seat ? t("count.you_win") : t("count.computer_wins");
+    title = outcome.winner === seat ? t("chouine.count.you_win") : t("chouine.count.computer_wins");
   }
   document.getElementById("count-title").textContent = title;
 
@@ -45,19 +45,19 @@ export function showCount(state, t) {
   head.append(headRow);
   const body = document.createElement("tbody");
   if (outcome.card_points) {
-    body.append(row(t("count.card_points"), seats.map((s) => String(outcome.card_points[s]))));
+    body.append(row(t("chouine.count.card_points"), seats.map((s) => String(outcome.card_points[s]))));
   }
   seats.forEach((s, i) => {
     for (const decl of outcome.declarations[s]) {
       const values = ["", ""];
       values[i] = String(decl.points);
       const suit = decl.suit ? t(`card.suit.${decl.suit}`) : "";
-      body.append(row(t(`declname.${decl.kind}`, { suit }), values, "declaration"));
+      body.append(row(t(`chouine.declname.${decl.kind}`, { suit }), values, "declaration"));
     }
   });
   if (outcome.totals) {
-    body.append(row(t("count.dix_de_der"), seats.map((s) => (outcome.dix_de_der === s ? "10" : "—"))));
-    body.append(row(t("count.total"), seats.map((s) => String(outcome.totals[s])), "total"));
+    body.append(row(t("chouine.count.dix_de_der"), seats.map((s) => (outcome.dix_de_der === s ? "10" : "—"))));
+    body.append(row(t("chouine.count.total"), seats.map((s) => String(outcome.totals[s])), "total"));
   }
   table.append(head, body);
 
@@ -66,7 +66,7 @@ export function showCount(state, t) {
   if (outcome.chouine_cards) {
     const shown = document.createElement("div");
     shown.className = "pile";
-    shown.append(cell("h3", t("count.chouine_cards")));
+    shown.append(cell("h3", t("chouine.count.chouine_cards")));
     for (const card of outcome.chouine_cards) shown.append(cardImage(card, t));
     piles.append(shown);
   }
@@ -74,7 +74,7 @@ export function showCount(state, t) {
     const pile = document.createElement("div");
     pile.className = "pile";
     pile.dataset.testid = `pile-${i === 0 ? "mine" : "theirs"}`;
-    pile.append(cell("h3", t("count.pile", { name: names[i] })));
+    pile.append(cell("h3", t("chouine.count.pile", { name: names[i] })));
     for (const card of outcome.piles?.[s] ?? []) pile.append(cardImage(card, t));
     piles.append(pile);
   });
@@ -85,8 +85,8 @@ export function showCount(state, t) {
   if (match.over) {
     result.hidden = false;
     result.textContent = match.winner === seat
-      ? t("match.you_win", { you: match.wins[seat], them: match.wins[1 - seat] })
-      : t("match.computer_wins", { you: match.wins[seat], them: match.wins[1 - seat] });
+      ? t("chouine.match.you_win", { you: match.wins[seat], them: match.wins[1 - seat] })
+      : t("chouine.match.computer_wins", { you: match.wins[seat], them: match.wins[1 - seat] });
     next.hidden = true;
     again.hidden = false;
   } else {
