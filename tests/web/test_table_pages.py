@@ -87,3 +87,15 @@ async def test_tables_and_refusals_are_counted_in_metrics(app: FastAPI) -> None:
         metrics = (await c.get("/metrics/")).text
         assert 'veillee_tables_made_total{game="chouine"}' in metrics
         assert "veillee_table_sockets" in metrics
+
+
+def test_no_other_catalog_overrides_a_table_string() -> None:
+    # Catalogs of all areas are merged per language: a key defined twice must say the same.
+    for lang in i18n.LANGS:
+        ours = json.loads((CATALOGS / f"chouine.{lang}.json").read_text(encoding="utf-8"))
+        for path in CATALOGS.glob(f"*.{lang}.json"):
+            if path.name.startswith("chouine."):
+                continue
+            theirs = json.loads(path.read_text(encoding="utf-8"))
+            clashes = {k for k in ours.keys() & theirs.keys() if ours[k] != theirs[k]}
+            assert not clashes, (path.name, sorted(clashes))
