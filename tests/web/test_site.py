@@ -23,3 +23,21 @@ async def test_language_toggle_remembers_the_choice(app: FastAPI) -> None:
         assert 'lang="fr"' in page.text
         bad = await c.get("/lang/de")
         assert bad.status_code == 404
+
+
+async def test_unknown_page_is_a_page_for_people_and_json_for_scripts(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        page = await c.get("/nowhere", headers={"accept": "text/html", "accept-language": "fr"})
+        assert page.status_code == 404 and "Page introuvable" in page.text
+        assert "text/html" in page.headers["content-type"]
+        api = await c.get("/api/nowhere", headers={"accept": "text/html"})
+        assert api.status_code == 404 and api.json() == {"detail": "Not Found"}
+        script = await c.get("/nowhere")
+        assert script.status_code == 404 and script.json() == {"detail": "Not Found"}
+
+
+async def test_favicon_is_served_and_openapi_is_not_public(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        icon = await c.get("/favicon.ico")
+        assert icon.status_code == 200 and icon.text.startswith("<svg")
+        assert (await c.get("/openapi.json")).status_code == 404

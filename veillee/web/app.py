@@ -8,8 +8,11 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import make_asgi_app
+from starlette.exceptions import HTTPException
 
 from veillee.bus import open_bus
 from veillee.config import Settings
@@ -56,7 +59,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await start(app, stack)
             yield
 
-    app = FastAPI(title="Veillée", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="Veillée", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
     app.state.settings = settings
 
     @app.middleware("http")
@@ -69,6 +74,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
         return response
+
+    @app.exception_handler(HTTPException)
+    async def friendly_errors(request: Request, exc: HTTPException) -> Response:
+        """A person's browser gets a page in its language; API and scripts keep the JSON."""
+        wants_page = "text/html" in request.headers.get("accept", "")
+        if wants_page and not request.url.path.startswith(("/api/", "/ws/")):
+            from veillee.web.pages import render
+
+            response = render(request, "error.html", status=exc.status_code)
+            response.status_code = exc.status_code
+            return response
+        return await http_exception_handler(request, exc)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(WEB / "static" / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
