@@ -253,3 +253,26 @@ def test_side_names_are_kept_and_blank_ones_refused() -> None:
     assert s.sides == ("Monsieur & Madame", "Le Borgne & La Vache")
     refused("bad_side_name", sheets.new_sheet, "aluette", ("  ", "EW"))
     refused("bad_side_name", sheets.new_sheet, "aluette", ("x" * 41, "EW"))
+
+
+@pytest.mark.parametrize("bad", ["N\x00S", "\u202eSud", "Nord\nSud", "E\u200bW", "\ue000"])
+def test_side_names_with_control_or_format_characters_are_refused(bad: str) -> None:
+    refused("side_name_characters", sheets.new_sheet, "aluette", (bad, "EW"))
+    refused("side_name_characters", sheets.new_sheet, "aluette", ("NS", bad))
+
+
+def test_room_counts_the_hands_left_to_the_five_hand_limit() -> None:
+    assert sheets.room(sheets.new_sheet("aluette")) == sheets.Room(5, None)
+    assert sheets.room(sheet_with(S1_ROWS[:3])) == sheets.Room(2, None)
+    assert sheets.room(sheet_with(S1_ROWS)) == sheets.Room(0, None)  # S1: decided
+
+
+def test_room_after_a_tie_with_one_more_hand_is_that_one_hand() -> None:
+    assert sheets.room(sheet_with(S3_ROWS, tie="one-more")) == sheets.Room(1, None)
+    assert sheets.room(sheet_with(S3_ROWS)) == sheets.Room(0, None)  # S3: the tie stands
+
+
+def test_room_in_a_race_to_ten_is_the_points_each_side_needs() -> None:
+    s = sheet_with([(NS, "mordienne"), (EW, "won"), (NS, "won")], race_to_ten=True)
+    assert sheets.room(s) == sheets.Room(None, (7, 9))
+    assert sheets.room(sheets.end_match(s)) == sheets.Room(0, None)

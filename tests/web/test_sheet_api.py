@@ -192,3 +192,10 @@ async def test_a_sheet_idle_past_its_lifetime_is_swept(app: FastAPI) -> None:
         assert await service.sweep(later) == [made["id"]]
         gone = await c.get(f"/api/sheets/{made['id']}", headers=bearer(made["scorer_token"]))
         assert gone.status_code == 403  # its tokens went with it
+
+
+async def test_side_names_with_control_or_format_characters_are_refused(app: FastAPI) -> None:
+    async with client(app) as c:
+        for bad in ("N\x00S", "\u202eSud"):
+            r = await c.post("/api/sheets", json={"sides": [bad, "East & West"]})
+            assert (r.status_code, r.json()["reason"]) == (409, "side_name_characters")

@@ -31,6 +31,7 @@ VIEW_KEYS = {
     "rows",
     "entries",
     "outcomes",
+    "room",
     "locked",
     "live_settings",
     "can_undo",
@@ -232,3 +233,47 @@ async def test_a_socket_from_another_site_is_refused(app: FastAPI) -> None:
             ) as ws:
                 await ws.receive_text()
         assert refused.value.code == 1008
+
+
+async def test_the_message_limit_counts_utf8_bytes_not_characters(app: FastAPI) -> None:
+    limit = app.state.settings.max_message_bytes
+    async with client(app) as c:
+        made = await new_sheet(c)
+        async with aconnect_ws(f"/ws/sheets/{made['id']}", c) as ws:
+            await hello(ws, made["scorer_token"])
+            # under the limit in characters, over it in bytes ("é" is two bytes)
+            text = json.dumps({"type": "hello", "token": "é" * (limit // 2)}, ensure_ascii=False)
+            assert len(text) < limit < len(text.encode())
+            await ws.send_text(text)
+            assert (await receive(ws, "error"))["reason"] == "message_too_large"
+
+
+async def test_the_view_says_how_many_hands_may_still_be_queued_and_keeps_the_form_order(
+    app: FastAPI,
+) -> None:
+    async with client(app) as c:
+        made = await new_sheet(c)
+        async with aconnect_ws(f"/ws/sheets/{made['id']}", c) as ws:
+            first = (await hello(ws, made["scorer_token"]))["sheet"]
+            assert first["room"] == {"hands": 5, "points": None}
+            assert list(first["settings"]) == [
+                "hands",
+                "tie",
+                "mordienne",
+                "surrender",
+                "race_to_ten",
+            ]
+            for i, (side, outcome) in enumerate([(0, "won"), (0, "won"), (1, "mordienne")]):
+                await ws.send_text(add(f"r{i}", side, outcome))
+                await receive(ws, "ack")
+                view = (await receive(ws, "sheet"))["sheet"]
+            assert view["room"] == {"hands": 2, "points": None}
+            race = json.dumps(
+                {"type": "setting", "client_id": "race", "name": "race_to_ten", "value": True}
+            )
+            await ws.send_text(race)
+            await receive(ws, "ack")
+            assert (await receive(ws, "sheet"))["sheet"]["room"] == {
+                "hands": None,
+                "points": [8, 8],
+            }

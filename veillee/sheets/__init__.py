@@ -30,16 +30,18 @@ from veillee.sheets.model import (
     new_sheet,
     outcome_for_points,
     points_of,
+    room,
     set_setting,
     status,
 )
-from veillee.sheets.presets import PRESETS, InvalidEntry, Preset, find_preset, register
+from veillee.sheets.presets import PRESETS, InvalidEntry, Preset, Room, find_preset, register
 
 __all__ = [
     "DEFAULT_SIDES",
     "PRESETS",
     "InvalidEntry",
     "Preset",
+    "Room",
     "Row",
     "Sheet",
     "add_row",
@@ -54,6 +56,7 @@ __all__ = [
     "outcome_for_points",
     "points_of",
     "register",
+    "room",
     "set_setting",
     "status",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from veillee.sheets.presets import Decision, InvalidEntry, SettingValue, register
+from veillee.sheets.presets import Decision, InvalidEntry, Room, SettingValue, register
 
 TIE_RULES = ("stands", "one-more")
 """§A2 tie after the last hand: the tie stands (a draw), or one more hand is played."""
@@ -114,6 +114,16 @@ class AluettePreset:
             if settings["tie"] == "stands":
                 return Decision(index, "draw")
         return None
+
+    def room(self, rows: Sequence[tuple[int, int]], settings: Mapping[str, SettingValue]) -> Room:
+        """§A3–A4 for a running match: with race to ten, the points each side needs to reach
+        10 (no hand limit); otherwise the hands left to the limit (at least 1: past the limit
+        only a tie is still running, and one more hand breaks it).
+        """
+        totals = (sum(a for a, _ in rows), sum(b for _, b in rows))
+        if settings["race_to_ten"]:
+            return Room(None, (RACE_TARGET - totals[0], RACE_TARGET - totals[1]))
+        return Room(max(int(settings["hands"]) - len(rows), 1), None)
 
     def outcome_for_points(
         self, points: tuple[int, int], settings: Mapping[str, SettingValue]

@@ -13,6 +13,7 @@ was. The game's rules come from the preset registry (``veillee.sheets.presets``)
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -21,6 +22,7 @@ from veillee.sheets.presets import (
     InvalidEntry,
     Preset,
     Result,
+    Room,
     SettingValue,
     find_preset,
 )
@@ -84,9 +86,17 @@ def from_json(data: Mapping[str, Any]) -> Sheet:
     )
 
 
+# Control characters (NUL, newlines …), format characters (the bidirectional overrides such as
+# U+202E, which would turn the rest of a line around), surrogates, private-use and unassigned
+# code points: none belongs in a name shown to other players.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
 def _side_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_SIDE_NAME:
         raise InvalidEntry("bad_side_name")
+    if any(unicodedata.category(ch) in _REFUSED_CATEGORIES for ch in name):
+        raise InvalidEntry("side_name_characters")
     return name.strip()
 
 
@@ -101,7 +111,8 @@ def new_sheet(
     ``settings`` may name any of the preset's settings; the others take their defaults (§A2).
     ``first_dealer`` is the seat (0–3 clockwise, side 0 = seats 0 and 2) dealing hand 1.
     Raises InvalidEntry: ``unknown_preset``, ``unknown_setting``, ``bad_setting_value``,
-    ``bad_first_dealer``, ``bad_side_name`` (empty or over 40 characters).
+    ``bad_first_dealer``, ``bad_side_name`` (empty or over 40 characters),
+    ``side_name_characters`` (a control or format character, e.g. NUL or U+202E).
 
     >>> new_sheet("aluette", settings={"hands": 0})
     Traceback (most recent call last):
@@ -182,6 +193,19 @@ def entries(sheet: Sheet) -> list[tuple[int, str]]:
         return []
     offered = _rules(sheet).outcomes(sheet.setting)
     return [(side, outcome) for side in (0, 1) for outcome in offered]
+
+
+def room(sheet: Sheet) -> Room:
+    """How many more rows (``hands``) or points per side (``points``) a page may queue offline
+    before the match could be decided (§A3–A4): ``Room(0, None)`` once it is decided or banked.
+
+    >>> room(new_sheet("aluette"))
+    Room(hands=5, points=None)
+    """
+    if sheet.banked or is_decided(sheet):
+        return Room(0, None)
+    rules = _rules(sheet)
+    return rules.room(_points(rules, sheet.rows), sheet.setting)
 
 
 def add_row(sheet: Sheet, side: int, outcome: str) -> Sheet:

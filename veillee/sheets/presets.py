@@ -37,6 +37,17 @@ class Decision:
     result: Result
 
 
+@dataclass(frozen=True)
+class Room:
+    """What a page may enter offline without the server: ``hands`` more rows at most (None: no
+    hand limit) and, per side, ``points`` more at most before that side could win (None: no
+    target). A row that uses up either may decide the match, so the page offers no more after
+    it."""
+
+    hands: int | None
+    points: tuple[int, int] | None
+
+
 class Preset(Protocol):
     """What the sheet model needs from a game's scoring rules."""
 
@@ -91,6 +102,10 @@ class Preset(Protocol):
         self, points: tuple[int, int], settings: Mapping[str, SettingValue]
     ) -> tuple[int, str]:
         """The (side, outcome) a row typed as two numbers stands for; raises InvalidEntry."""
+        ...
+
+    def room(self, rows: Sequence[tuple[int, int]], settings: Mapping[str, SettingValue]) -> Room:
+        """How far a running match can go before it can be decided (for entries kept offline)."""
         ...
 
 

@@ -98,19 +98,23 @@ def sheet_view(record: Record, role: Role) -> dict[str, Any]:
     ``{"id", "version", "role", "preset", "sides", "settings", "first_dealer", "status"
     (sheets.status), "rows" ([{"side", "outcome", "points"}]), "entries" ([{"side",
     "outcome", "points"}] that may be added now), "outcomes" ([{"outcome", "points"}] offered
-    by the settings, for corrections), "locked" (settings locked), "live_settings",
-    "can_undo"}``.
+    by the settings, for corrections), "room" ({"hands": n | None, "points": [a, b] | None}:
+    what a page may queue offline before the match could be decided, ``sheets.room``),
+    "locked" (settings locked), "live_settings", "can_undo"}``. ``settings`` lists the
+    preset's settings in its own order (the start form's), not alphabetically.
     """
     sheet = sheet_of(record)
     rules = sheets.find_preset(sheet.preset)
     st = sheets.status(sheet)
+    room = sheets.room(sheet)
+    chosen = sheet.setting
     return {
         "id": record.id,
         "version": record.version,
         "role": role,
         "preset": sheet.preset,
         "sides": list(sheet.sides),
-        "settings": sheet.setting,
+        "settings": {name: chosen[name] for name in rules.defaults if name in chosen},
         "first_dealer": sheet.first_dealer,
         "status": st,
         "rows": [
@@ -124,6 +128,10 @@ def sheet_view(record: Record, role: Role) -> dict[str, Any]:
         "outcomes": [
             {"outcome": o, "points": rules.points(o)} for o in rules.outcomes(sheet.setting)
         ],
+        "room": {
+            "hands": room.hands,
+            "points": list(room.points) if room.points is not None else None,
+        },
         "locked": bool(sheet.rows) or sheet.banked,
         "live_settings": sorted(rules.live_settings),
         "can_undo": role == SCORER and not sheet.banked and bool(record.data.get("undo")),

@@ -178,7 +178,9 @@ class ErrorOut(BaseModel):
 
 
 def _parse(adapter: TypeAdapter[Any], text: str | bytes, limit: int) -> Any:
-    if len(text) > limit:
+    # the limit is in bytes (UTF-8), as on the table socket: 4096 "é" are 8192 bytes
+    size = len(text.encode()) if isinstance(text, str) else len(text)
+    if size > limit:
         raise BadMessage("message_too_large")
     try:
         return adapter.validate_json(text)
