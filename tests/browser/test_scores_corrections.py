@@ -31,8 +31,8 @@ async def test_corrections_race_to_ten_and_an_early_end_in_french(
     # §A1/S12: with mordienne off only the one-point outcomes are offered
     await expect(page.locator("#pad button")).to_have_count(4)
     await expect(page.locator('#pad button[data-outcome="mordienne"]')).to_have_count(0)
-    await expect(page.locator("#match-state")).to_have_text("Donne 1 — Ouest donne")
-    await expect(page.locator("#settings-line")).to_contain_text("Mordienne (2 points): non")
+    await expect(page.locator("#match-state")).to_have_text("Donne 1 — donneur : Ouest")
+    await expect(page.locator("#settings-line")).to_contain_text("Mordienne (2 points) : non")
 
     race = page.locator("#race")
     await race.check()
@@ -41,7 +41,7 @@ async def test_corrections_race_to_ten_and_an_early_end_in_french(
         await page.locator('#pad button[data-side="0"][data-outcome="won"]').tap()
         await expect(page.locator("body")).to_have_attribute("data-version", str(n + 1))
     await expect(page.locator("#rows tr")).to_have_count(6)  # beyond five hands
-    await expect(page.locator("#match-state")).to_have_text("Donne 7 — Est donne")
+    await expect(page.locator("#match-state")).to_have_text("Donne 7 — donneur : Est")
     await expect(page.locator("#rows td.col-dealer").first).to_have_text("Ouest")
 
     await race.tap()  # switching off would leave hands after the fifth, where NS had already won
@@ -69,7 +69,7 @@ async def test_corrections_race_to_ten_and_an_early_end_in_french(
     await page.locator("#end").tap()
     await page.get_by_role("button", name="Arrêter maintenant").tap()
     await expect(page.locator("#match-state")).to_have_text(
-        "Arrêtée avant la fin : Nord & Sud mène 5–1"
+        "Arrêtée avant la fin : Nord & Sud en tête, 5–1"
     )
     await expect(page.locator("#pad button")).to_have_count(0)
     await expect(page.locator("#actions")).to_be_hidden()

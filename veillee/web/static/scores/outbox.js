@@ -2,7 +2,10 @@
 // client id, so sending one again after a lost acknowledgement never stores it twice.
 const key = (sheetId) => `veillee.scores.outbox.${sheetId}`;
 
-/** The waiting entries of a sheet, oldest first: [{client_id, side, outcome, points}]. */
+/**
+ * The entries of a sheet kept on this phone, oldest first: [{client_id, side, outcome, points,
+ * refused?}]. An entry the server refused keeps its reason code in `refused` until dismissed.
+ */
 export function pending(sheetId) {
   try {
     const list = JSON.parse(localStorage.getItem(key(sheetId)) || "[]");
@@ -20,6 +23,24 @@ function save(sheetId, list) {
 /** Keep one more entry. */
 export function push(sheetId, entry) {
   save(sheetId, [...pending(sheetId), entry]);
+}
+
+/** The entries still to be sent (not refused), oldest first. */
+export function waiting(sheetId) {
+  return pending(sheetId).filter((e) => !e.refused);
+}
+
+/** The entries the server refused, oldest first, each with its reason code in `refused`. */
+export function refusedEntries(sheetId) {
+  return pending(sheetId).filter((e) => e.refused);
+}
+
+/** Mark the entry with `clientId` as refused for `reason`: kept to be shown, never sent again. */
+export function refuse(sheetId, clientId, reason) {
+  save(
+    sheetId,
+    pending(sheetId).map((e) => (e.client_id === clientId ? { ...e, refused: reason } : e)),
+  );
 }
 
 /** Forget the entry with `clientId` (stored by the server, or refused). */

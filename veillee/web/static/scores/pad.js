@@ -13,6 +13,8 @@ export function renderPad(container, sides, choices, settings, onPick) {
     const group = document.createElement("div");
     group.className = `pad-side pad-side-${side}`;
     group.setAttribute("role", "group");
+    // one grid row per button (subgrid), so the two sides' buttons line up across the pad
+    group.style.gridRow = `span ${mine.length + 1}`;
     const title = document.createElement("p");
     title.className = "pad-title";
     title.textContent = t("scores.enter_for", { side: sides[side] });

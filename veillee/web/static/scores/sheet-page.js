@@ -1,7 +1,7 @@
 // The sheet page: rows, totals, the outcome pad, corrections, End match, sharing, offline entry.
 import { SheetLink } from "./link.js";
 import { findSheet, remember } from "./mine.js";
-import { drop, newClientId, pending, push } from "./outbox.js";
+import { drop, newClientId, push, refuse, refusedEntries, waiting as queued } from "./outbox.js";
 import { renderPad } from "./pad.js";
 import { outcomeLabel, reason, seatName, t } from "./strings.js";
 import { registerServiceWorker } from "./sw-register.js";
@@ -21,6 +21,12 @@ const scorer = Boolean(known.scorerToken);
 let view = known.last || null;
 let online = false;
 const acked = new Map(); // client id -> version that stored it
+let shownRows = -1; // rows on screen at the last render, to bring a new one into view
+
+// A viewer has no End match button: tell it the match is decided without telling it to tap.
+function reasonFor(code) {
+  return !scorer && code === "match_decided" ? t("scores.reason.match_decided_viewer") : reason(code);
+}
 
 function say(text) {
   $("refusal").textContent = text;
@@ -35,6 +41,33 @@ function cell(text, className) {
   td.textContent = text;
   if (className) td.className = className;
   return td;
+}
+
+function refusedRow(entry) {
+  const tr = document.createElement("tr");
+  tr.className = "refused";
+  const points = pointsRow(entry.side, entry.points);
+  const why = document.createElement("td");
+  why.colSpan = 4;
+  why.className = "refused-why";
+  const text = document.createElement("span");
+  text.textContent = t("scores.refused", {
+    side: view.sides[entry.side],
+    outcome: outcomeLabel(entry.outcome, view.settings),
+    points: Math.max(...points),
+    reason: reason(entry.refused),
+  });
+  const dismiss = document.createElement("button");
+  dismiss.type = "button";
+  dismiss.className = "dismiss";
+  dismiss.textContent = t("scores.dismiss");
+  dismiss.addEventListener("click", () => {
+    drop(sheetId, entry.client_id);
+    render();
+  });
+  why.append(text, dismiss);
+  tr.append(why);
+  return tr;
 }
 
 function renderRows(waiting) {
@@ -81,6 +114,25 @@ function renderRows(waiting) {
     );
     body.append(tr);
   });
+  // entries the server refused on sync stay in sight, with the reason, until dismissed
+  const refused = refusedEntries(sheetId);
+  for (const entry of refused) body.append(refusedRow(entry));
+  const count = start + waiting.length + refused.length;
+  const grew = count > shownRows;
+  shownRows = count;
+  return grew;
+}
+
+// The dock (totals and pad) is fixed low on the screen: scroll so that the newest row sits just
+// above it rather than behind it.
+function bringIntoView(row) {
+  if (!row) return;
+  const dock = $("dock").getBoundingClientRect();
+  const box = row.getBoundingClientRect();
+  const top = Math.min(dock.top, window.innerHeight);
+  if (box.bottom > top || box.top < 0) {
+    window.scrollBy({ top: box.bottom - top + 4, behavior: "instant" });
+  }
 }
 
 function matchState(waiting) {
@@ -100,9 +152,11 @@ function matchState(waiting) {
       : t("scores.state.banked_win", { side, a: high, b: low });
   }
   if (st.decided) {
+    // only a scorer has an End match button to tap
+    const who = scorer ? "" : "_viewer";
     return st.result === "draw"
-      ? t("scores.state.draw", { a, b })
-      : t("scores.state.decided", { side, a: high, b: low });
+      ? t(`scores.state.draw${who}`, { a, b })
+      : t(`scores.state.decided${who}`, { side, a: high, b: low });
   }
   const n = st.rows.length + waiting.length + 1;
   const dealer = ((st.next_dealer ?? view.first_dealer) + waiting.length) % 4;
@@ -118,19 +172,33 @@ function settingsLine() {
     if (value === true || value === false) shown = t(value ? "scores.on" : "scores.off");
     else if (typeof value === "number") shown = String(value);
     else shown = t(`scores.setting.${name}.${value}`);
-    parts.push(`${t(`scores.setting.${name}`)}: ${shown}`);
+    parts.push(t("scores.setting_line", { name: t(`scores.setting.${name}`), value: shown }));
   }
   return parts.join(" · ");
+}
+
+// What the pad may offer with `waiting` entries not yet stored: the server's `room` says how many
+// hands (or, racing to ten, how many points per side) can be queued before the match could be
+// decided; past that the page waits for the server rather than guess the rules.
+function offered(waiting) {
+  const room = view.room || { hands: null, points: null };
+  if (room.hands !== null && waiting.length >= room.hands) return [];
+  if (room.points) {
+    const queued = [0, 0];
+    for (const entry of waiting) queued[entry.side] += entry.points;
+    if (queued.some((p, side) => p >= room.points[side])) return [];
+  }
+  return view.entries;
 }
 
 function render() {
   if (!view) return;
   $("settings-line").textContent = settingsLine();
-  const waiting = pending(sheetId);
+  const waiting = queued(sheetId);
   $("sheet").setAttribute("aria-busy", "false");
   $("side-name-0").textContent = view.sides[0];
   $("side-name-1").textContent = view.sides[1];
-  renderRows(waiting);
+  const grew = renderRows(waiting);
   const totals = [...view.status.totals];
   for (const entry of waiting) totals[entry.side] += entry.points;
   $("total-0").textContent = String(totals[0]);
@@ -138,19 +206,23 @@ function render() {
   $("match-state").textContent = matchState(waiting);
   const banked = view.status.banked;
   const canWrite = scorer && !banked;
-  renderPad($("pad"), view.sides, canWrite ? view.entries : [], view.settings, enter);
-  $("pad").hidden = !canWrite || !view.entries.length;
+  const entries = canWrite ? offered(waiting) : [];
+  renderPad($("pad"), view.sides, entries, view.settings, enter);
+  $("pad").hidden = !entries.length;
+  const full = canWrite && view.entries.length > 0 && !entries.length;
   $("actions").hidden = !canWrite;
   $("undo").disabled = !view.can_undo || !online;
   $("end").disabled = !online;
   $("race-wrap").hidden = !canWrite;
   $("race").checked = Boolean(view.settings.race_to_ten);
   $("race").disabled = !online || view.status.decided;
-  const note = banked ? t("scores.banked_read_only") : scorer ? "" : t("scores.read_only");
+  let note = banked ? t("scores.banked_read_only") : scorer ? "" : t("scores.read_only");
+  if (full) note = t("scores.wait_for_server");
   $("read-only").textContent = note;
   $("read-only").hidden = !note;
   document.body.dataset.role = scorer ? "scorer" : "viewer";
   document.body.dataset.version = String(view.version);
+  if (grew) bringIntoView($("rows").lastElementChild);
 }
 
 function keep(next) {
@@ -179,7 +251,7 @@ const TRANSIENT = new Set(["busy", "too_many_messages"]);
 
 function flush() {
   if (inFlight) return;
-  const next = pending(sheetId).find((entry) => !acked.has(entry.client_id));
+  const next = queued(sheetId).find((entry) => !acked.has(entry.client_id));
   if (!next) return;
   const sent = link.send({
     type: "add",
@@ -212,11 +284,28 @@ function change(message) {
 function openEdit(index) {
   const dialog = $("edit-dialog");
   $("edit-title").textContent = t("scores.edit.title", { n: index + 1 });
+  const row = view.rows[index];
+  $("edit-current").textContent = row
+    ? t("scores.edit.current", {
+        side: view.sides[row.side],
+        outcome: outcomeLabel(row.outcome, view.settings),
+        points: row.points,
+      })
+    : "";
   const choices = [0, 1].flatMap((side) => view.outcomes.map((o) => ({ side, ...o })));
   renderPad($("edit-pad"), view.sides, choices, view.settings, (side, outcome) => {
     dialog.close();
     change({ type: "edit", index, side, outcome });
   });
+  if (row) {
+    const now = $("edit-pad").querySelector(
+      `button[data-side="${row.side}"][data-outcome="${row.outcome}"]`,
+    );
+    if (now) {
+      now.classList.add("current");
+      now.setAttribute("aria-current", "true");
+    }
+  }
   $("edit-delete").onclick = () => {
     dialog.close();
     change({ type: "delete", index });
@@ -230,6 +319,24 @@ function links() {
   $("scorer-link").value = here.scorerToken ? `${base}#scorer=${here.scorerToken}` : "";
   $("viewer-link").value = here.viewerToken ? `${base}#viewer=${here.viewerToken}` : "";
   $("make-viewer").hidden = Boolean(here.viewerToken);
+  $("copy-scorer").hidden = !$("scorer-link").value;
+  $("copy-viewer").hidden = !$("viewer-link").value;
+  $("copy-scorer").textContent = t("scores.copy");
+  $("copy-viewer").textContent = t("scores.copy");
+}
+
+// Copy a link: the clipboard where the browser allows it (a secure context), else the text is
+// selected so that the phone's own copy menu can take it.
+async function copyLink(field, button) {
+  try {
+    if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(field.value);
+    button.textContent = t("scores.copied");
+  } catch {
+    field.focus();
+    field.select();
+    field.setSelectionRange(0, field.value.length);
+  }
 }
 
 async function makeViewer() {
@@ -278,9 +385,14 @@ const link = new SheetLink(sheetId, token, {
     settle(msg.client_id);
   },
   onError(msg) {
-    // a refused entry leaves the outbox (the reason says why); a busy server gets it again
-    if (msg.client_id && !TRANSIENT.has(msg.reason)) drop(sheetId, msg.client_id);
-    say(reason(msg.reason));
+    // a refused entry stays on the sheet as refused, with its reason, until dismissed (a
+    // correction's client id is in no outbox, so this marks nothing); a busy server gets it again
+    if (msg.client_id && !TRANSIENT.has(msg.reason)) refuse(sheetId, msg.client_id, msg.reason);
+    if (!view && !msg.client_id && (msg.reason === "sheet_gone" || msg.reason === "bad_token")) {
+      showMissing(reason(msg.reason));
+      return;
+    }
+    say(reasonFor(msg.reason));
     render();
     if (msg.client_id && TRANSIENT.has(msg.reason)) {
       setTimeout(() => settle(msg.client_id), 500);
@@ -312,13 +424,20 @@ $("share").addEventListener("click", () => {
 });
 $("share-close").addEventListener("click", () => $("share-dialog").close());
 $("make-viewer").addEventListener("click", makeViewer);
+$("copy-scorer").addEventListener("click", () => copyLink($("scorer-link"), $("copy-scorer")));
+$("copy-viewer").addEventListener("click", () => copyLink($("viewer-link"), $("copy-viewer")));
+
+// An unknown sheet, or one this browser holds no link for: only the message and a way on.
+function showMissing(text) {
+  $("sheet").hidden = true;
+  $("dock").hidden = true;
+  $("missing-text").textContent = text;
+  $("missing").hidden = false;
+}
 
 registerServiceWorker();
 if (!token) {
-  $("read-only").textContent = t("scores.no_token");
-  $("read-only").hidden = false;
-  $("actions").hidden = true;
-  $("race-wrap").hidden = true;
+  showMissing(t("scores.no_token"));
 } else {
   render();
   link.start();
