@@ -22,6 +22,7 @@ let view = known.last || null;
 let online = false;
 const acked = new Map(); // client id -> version that stored it
 let shownRows = -1; // rows on screen at the last render, to bring a new one into view
+let shownVersion = -1; // the sheet's version at the last render
 
 // A viewer has no End match button: tell it the match is decided without telling it to tap.
 function reasonFor(code) {
@@ -222,7 +223,10 @@ function render() {
   $("read-only").hidden = !note;
   document.body.dataset.role = scorer ? "scorer" : "viewer";
   document.body.dataset.version = String(view.version);
-  if (grew) bringIntoView($("rows").lastElementChild);
+  // a new row, or a new version of the sheet (a pending row replaced by the stored one, which
+  // may be taller): keep the newest row in sight
+  if (grew || view.version !== shownVersion) bringIntoView($("rows").lastElementChild);
+  shownVersion = view.version;
 }
 
 function keep(next) {
@@ -421,6 +425,11 @@ $("edit-cancel").addEventListener("click", () => $("edit-dialog").close());
 $("share").addEventListener("click", () => {
   links();
   $("share-dialog").showModal();
+  // as tall as the link needs, so the whole of it can be read
+  for (const field of [$("scorer-link"), $("viewer-link")]) {
+    field.style.height = "auto";
+    field.style.height = `${field.scrollHeight + 2}px`;
+  }
 });
 $("share-close").addEventListener("click", () => $("share-dialog").close());
 $("make-viewer").addEventListener("click", makeViewer);
