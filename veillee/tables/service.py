@@ -22,13 +22,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import sqlalchemy as sa
-
 from veillee.bus import Bus
 from veillee.config import Settings
 from veillee.games import IllegalAction
 from veillee.store import NotFound, Record, Store, VersionConflict, token_hash
-from veillee.store.schema import actions
 from veillee.tables.table import COMPUTER, HUMAN, KIND, GameModules, TableDoc
 
 Clock = Callable[[], datetime]
@@ -285,17 +282,9 @@ class TableService:
         raise TableRefusal("version_conflict")
 
     async def _applied(self, table_id: str, client_id: str) -> bool:
-        # The store records applied client ids inside commit(); a repeated id must be
-        # acknowledged even when the action would no longer be legal, so look before judging.
-        async with self.store.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(actions.c.version).where(
-                        actions.c.record_id == table_id, actions.c.client_id == client_id
-                    )
-                )
-            ).first()
-        return row is not None
+        # A repeated id must be acknowledged even when its action would no longer be legal,
+        # so look before judging it.
+        return await self.store.applied(table_id, client_id) is not None
 
     # ---- computer seats -----------------------------------------------------------------
 
