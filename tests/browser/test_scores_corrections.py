@@ -32,7 +32,15 @@ async def test_corrections_race_to_ten_and_an_early_end_in_french(
     await expect(page.locator("#pad button")).to_have_count(4)
     await expect(page.locator('#pad button[data-outcome="mordienne"]')).to_have_count(0)
     await expect(page.locator("#match-state")).to_have_text("Donne 1 — donneur : Ouest")
-    await expect(page.locator("#settings-line")).to_contain_text("Mordienne (2 points) : non")
+    # French spacing before the colon, in the start form's order
+    await expect(page.locator("#settings-line")).to_have_text(
+        "Aluette · Donnes par partie : 5 · Égalité après la dernière donne : L'égalité reste · "
+        "Mordienne (2 points) : non · Abandon : oui"
+    )
+    await expect(page.locator("#undo")).to_have_text("Défaire")  # "Annuler" reads as Cancel
+    await page.locator("#share").tap()
+    await expect(page.locator("#share-close")).to_have_text("Fermer")
+    await page.locator("#share-close").tap()
 
     race = page.locator("#race")
     await race.check()
