@@ -175,3 +175,25 @@ async def test_edit_dialog_shows_the_current_outcome_and_lines_up_the_sides(
         b = await right.nth(i).bounding_box()
         assert a and b and abs(a["y"] - b["y"]) < 1 and abs(a["height"] - b["height"]) < 1
     await phone.locator("#edit-cancel").tap()
+
+
+async def test_offline_in_a_race_to_ten_the_pad_stops_once_a_side_could_reach_ten(
+    live_server: str, phone: Page
+) -> None:
+    await start_sheet(phone, live_server)
+    await phone.locator("#race").check()
+    await expect(phone.locator("body")).to_have_attribute("data-version", "1")
+    await pad_button(phone, 1, "mordienne").tap()
+    await expect(phone.locator("body")).to_have_attribute("data-version", "2")
+    await phone.context.set_offline(True)
+    await expect(phone.locator("body")).to_have_attribute("data-net", "offline")
+    for n in range(1, 5):  # East & West 2 + 4 × 2 = 10: the fourth queued entry may decide it
+        await pad_button(phone, 1, "mordienne").tap()
+        await expect(phone.locator("#rows tr.pending")).to_have_count(n)
+    await expect(phone.locator("#pad button")).to_have_count(0)
+    await expect(phone.locator("#total-1")).to_have_text("10")
+    await phone.context.set_offline(False)
+    await expect(phone.locator("body")).to_have_attribute("data-version", "6")
+    await expect(phone.locator("#match-state")).to_have_text(
+        "East & West wins 10–0 — tap End match"
+    )
