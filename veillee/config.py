@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     """Largest websocket message accepted."""
     max_messages_per_second: float = 20.0
     """Rate limit per websocket connection (token bucket, burst of twice this)."""
+    hello_timeout_s: float = 10.0
+    """A table socket that has not sent ``hello`` by then is closed."""
 
     def resolved_database_url(self) -> str:
         """The database URL in force (the SQLite file under ``data_dir`` unless one is set)."""

@@ -16,6 +16,7 @@ CATALOGS = Path(i18n.__file__).parent / "i18n"
 TABLE_REASONS = {
     "bad_json", "unknown_type", "bad_message", "message_too_large", "rate_limited",
     "hello_first", "bad_token", "table_gone", "version_conflict", "bad_action", "bad_options",
+    "hello_timeout",
 }  # fmt: skip
 
 

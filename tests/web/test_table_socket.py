@@ -254,3 +254,115 @@ async def test_a_swept_table_says_it_is_gone(app: FastAPI) -> None:
         async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
             await hello(ws, table["token"])
             assert (await receive(ws, "error"))["code"] == "table_gone"
+
+
+async def test_deeply_nested_json_is_bad_json_and_the_socket_stays_open(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            await receive(ws, "state")
+            nested = "[" * 1100 + "]" * 1100
+            assert len(nested.encode()) < app.state.settings.max_message_bytes
+            await ws.send_text(nested)
+            assert (await receive(ws, "error"))["code"] == "bad_json"
+            await ws.send_text(
+                '{"type": "act", "client_id": "c", "action": "x", "v": ' + nested + "}"
+            )
+            assert (await receive(ws, "error"))["code"] == "bad_json"
+            await ws.send_text(json.dumps({"type": "ping"}))
+            await receive(ws, "pong")
+
+
+async def test_version_must_be_a_plain_integer(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            state = await my_turn(ws)
+            card = state["view"]["deal"]["legal"][0]
+            for version in (True, "3", 3.0):
+                await ws.send_text(msg(type="act", client_id="v1", action=card, version=version))
+                assert (await receive(ws, "error"))["code"] == "bad_message"
+            await ws.send_text(
+                json.dumps({"type": "hello", "token": table["token"], "version": True})
+            )
+            assert (await receive(ws, "error"))["code"] == "bad_message"
+
+
+async def test_two_sockets_of_one_seat_resending_one_change_both_get_an_ack(
+    app: FastAPI,
+) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        path = f"/ws/tables/{table['table_id']}"
+        async with aconnect_ws(path, c) as one, aconnect_ws(path, c) as two:
+            await hello(one, table["token"])
+            await hello(two, table["token"])
+            state = await my_turn(one)
+            await my_turn(two)
+            card = state["view"]["deal"]["legal"][0]
+            act = msg(type="act", client_id="twice", action=card, version=state["version"])
+            await asyncio.gather(one.send_text(act), two.send_text(act))
+            acks = [await receive(one, "ack"), await receive(two, "ack")]
+            assert sorted(a["duplicate"] for a in acks) == [False, True]
+
+
+async def test_a_racing_repeat_of_an_applied_change_is_acknowledged(app: FastAPI) -> None:
+    service = app.state.tables
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            state = await my_turn(ws)
+        card = state["view"]["deal"]["legal"][0]
+        done = await asyncio.gather(
+            *(service.act(table["table_id"], 0, "same", card, state["version"]) for _ in range(3))
+        )
+        assert sorted(d.duplicate for d in done) == [False, True, True]
+
+
+async def test_new_match_refuses_options_a_person_may_not_choose(app: FastAPI) -> None:
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            await receive(ws, "state")
+            for i, options in enumerate(
+                ({"first_dealer": 1}, {"best_of": 4}, {"best_of": True}, {"best_of": 3.0})
+            ):
+                await ws.send_text(msg(type="new_match", client_id=f"n{i}", options=options))
+                error = await receive(ws, "error")
+                assert error["code"] in ("bad_options", "bad_message"), options
+                assert error["code"] == "bad_options" or i >= 2
+
+
+async def test_a_rate_limited_change_names_its_client_id(app: FastAPI) -> None:
+    burst = int(2 * app.state.settings.max_messages_per_second)
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            await hello(ws, table["token"])
+            await receive(ws, "state")
+            for i in range(burst + 5):
+                await ws.send_text(msg(type="act", client_id=f"r{i}", action="ZZ"))
+            errors = [await receive(ws, "error") for _ in range(burst + 5)]
+            limited = [e for e in errors if e["code"] == "rate_limited"]
+            assert limited and all(e["client_id"] and e["client_id"][0] == "r" for e in limited)
+
+
+async def test_a_socket_that_never_says_hello_is_closed(app: FastAPI) -> None:
+    app.state.settings.hello_timeout_s = 0.2
+    async with client(app) as c:
+        table = await new_table(c)
+        async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+            error = await receive(ws, "error")
+            assert error["code"] == "hello_timeout"
+            try:
+                await asyncio.wait_for(ws.receive_text(), 5)
+            except Exception as exc:  # the server closed the socket
+                assert (
+                    "4408" in repr(exc) or "close" in repr(exc).lower() or "Disconnect" in repr(exc)
+                )
+            else:
+                raise AssertionError("the socket stayed open")

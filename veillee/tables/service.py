@@ -70,11 +70,17 @@ def fresh_rng() -> random.Random:
     return random.Random(secrets.randbits(128))
 
 
+SERVER_OPTIONS = frozenset({"rng", "first_dealer"})
+"""Keyword arguments of ``new_match`` that are never table options: the generator and the
+first dealer are the server's, so every new match draws its first dealer at random."""
+
+
 def _check_options(mods: GameModules, options: dict[str, Any]) -> None:
-    # Only the match's own keyword options may be set; the generator is always the server's.
+    # Only the match's own keyword options may be set, and strictly typed (no "5", 5.0, True).
     accepted = inspect.signature(mods.match.new_match).parameters
-    if any(key == "rng" or key not in accepted for key in options):
-        raise TableRefusal("bad_options")
+    for key, value in options.items():
+        if key in SERVER_OPTIONS or key not in accepted or type(value) is not int:
+            raise TableRefusal("bad_options")
 
 
 def seat_view(record: Record, seat: int) -> dict[str, Any]:
@@ -222,7 +228,11 @@ class TableService:
         record = await self.load(table_id)
         doc = TableDoc.from_data(record.data)
         _check_options(GameModules.of(doc.game), options or {})
-        new_opts = {**doc.options, **(options or {})}
+        new_opts = {
+            key: value
+            for key, value in {**doc.options, **(options or {})}.items()
+            if key not in SERVER_OPTIONS
+        }
 
         def restart(mods: GameModules, m: Any) -> Any:
             try:
@@ -272,6 +282,10 @@ class TableService:
             except NotFound as exc:
                 raise TableRefusal("table_gone") from exc
             except VersionConflict as exc:
+                # Two sockets of one seat re-sending the same change: the one that lost the
+                # race must still hear that its change is in (an ack, ``duplicate``).
+                if client_id is not None and await self._applied(table_id, client_id):
+                    return Applied(await self.load(table_id), duplicate=True)
                 if retry:
                     continue
                 raise TableRefusal("version_conflict") from exc

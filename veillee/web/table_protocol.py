@@ -16,10 +16,14 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
-Version = Annotated[int, Field(ge=0)]
+Version = Annotated[StrictInt, Field(ge=0)]
+# Option values are plain JSON integers: "5", 5.0 and true are refused, not coerced.
+Options = Annotated[
+    dict[Annotated[str, Field(max_length=20)], StrictInt], Field(max_length=4, strict=True)
+]
 
 
 class _In(BaseModel):
@@ -60,7 +64,7 @@ class NewMatch(_In):
 
     type: Literal["new_match"]
     client_id: ClientId
-    options: Annotated[dict[Annotated[str, Field(max_length=20)], int], Field(max_length=4)] = {}
+    options: Options = {}
 
 
 class Ping(_In):
@@ -71,6 +75,7 @@ class Ping(_In):
 
 ClientMessage = Annotated[Hello | Act | NextDeal | NewMatch | Ping, Field(discriminator="type")]
 _CLIENT = TypeAdapter[Hello | Act | NextDeal | NewMatch | Ping](ClientMessage)
+_CLIENT_ID = TypeAdapter[str](ClientId)
 CLIENT_TYPES = ("hello", "act", "next", "new_match", "ping")
 
 
@@ -87,7 +92,9 @@ def parse_client_message(text: str) -> Hello | Act | NextDeal | NewMatch | Ping:
     """Validate one incoming text frame. Raises BadMessage."""
     try:
         raw = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
+        # A short frame of deeply nested brackets exhausts the parser's recursion: that is
+        # bad JSON for us, not a reason to drop the socket.
         raise BadMessage("bad_json") from exc
     if not isinstance(raw, dict):
         raise BadMessage("bad_message")
@@ -97,6 +104,20 @@ def parse_client_message(text: str) -> Hello | Act | NextDeal | NewMatch | Ping:
         return _CLIENT.validate_python(raw)
     except ValidationError as exc:
         raise BadMessage("bad_message") from exc
+
+
+def peek_client_id(text: str) -> str | None:
+    """The ``client_id`` of a frame, if it can be read at all (for errors about a message that
+    was not otherwise looked at, such as ``rate_limited``); None otherwise, never raises."""
+    try:
+        raw = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    client_id = raw.get("client_id") if isinstance(raw, dict) else None
+    try:
+        return _CLIENT_ID.validate_python(client_id)
+    except ValidationError:
+        return None
 
 
 class _Out(BaseModel):

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from contextlib import AsyncExitStack
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from prometheus_client import Counter, Gauge
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from veillee.games import GAMES
 from veillee.tables import TableRefusal, TableService, channel, seat_view
@@ -31,10 +32,12 @@ from veillee.web.table_protocol import (
     Hello,
     NewMatch,
     NextDeal,
+    Options,
     Ping,
     PongOut,
     StateOut,
     parse_client_message,
+    peek_client_id,
 )
 
 router = APIRouter()
@@ -76,9 +79,9 @@ async def chouine_page(request: Request) -> HTMLResponse:
 @router.get("/{game}/table/{table_id}", response_class=HTMLResponse)
 async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse:
     """The table page of ``game``; the script finds its seat token in sessionStorage."""
-    template = f"{game}_table.html"
-    if game not in GAMES or template not in templates.env.list_templates():
+    if not has_page(game):
         raise HTTPException(404)
+    template = f"{game}_table.html"
     settings = request.app.state.settings
     return render(
         request,
@@ -93,9 +96,73 @@ async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse
 class CreateTable(BaseModel):
     """Body of ``POST /api/tables``: the game, and match options such as ``{"best_of": 3}``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: Annotated[str, Field(max_length=32)]
-    options: Annotated[dict[Annotated[str, Field(max_length=20)], int], Field(max_length=4)] = {}
+    options: Options = {}
+
+
+CLIENT_OPTIONS: dict[str, dict[str, tuple[int, ...]]] = {
+    "chouine": {"best_of": (3, 5)},
+    "charlemagne": {"target": (32,)},
+}
+"""The match options a person may choose, per game, and their allowed values (rules:
+Chouine is played in 3 or 5 parties; Charlemagne to 32). Anything else, such as the first
+dealer, is the server's: every new match draws its first dealer at random."""
+
+MAX_BODY_BYTES = 4096
+"""Largest ``POST /api/tables`` body, as for the sheets API."""
+
+
+class ApiRefusal(Exception):
+    """A refused API request: ``reason`` is the code of the ``{"detail": reason}`` body."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def has_page(game: str) -> bool:
+    """Whether ``game`` has a table page: tables are only made for games one can play."""
+    return game in GAMES and f"{game}_table.html" in templates.env.list_templates()
+
+
+def check_client_options(game: str, options: dict[str, int]) -> None:
+    """Refuse (``ApiRefusal(422, "bad_options")``) options a person may not choose for
+    ``game`` (see :data:`CLIENT_OPTIONS`)."""
+    allowed = CLIENT_OPTIONS.get(game, {})
+    for key, value in options.items():
+        if key not in allowed or type(value) is not int or value not in allowed[key]:
+            raise ApiRefusal(422, "bad_options")
+
+
+def parse_create_table(raw: bytes) -> CreateTable:
+    """The body of ``POST /api/tables``, checked: size (413 ``message_too_large``), shape
+    (400 ``bad_request``), game with a page (404 ``unknown_game``, ``game_not_available``)
+    and options (422 ``bad_options``). Raises ApiRefusal."""
+    if len(raw) > MAX_BODY_BYTES:
+        raise ApiRefusal(413, "message_too_large")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise ApiRefusal(400, "bad_request") from exc
+    if not isinstance(data, dict):
+        raise ApiRefusal(400, "bad_request")
+    game = data.get("game")
+    if not isinstance(game, str) or len(game) > 32:
+        raise ApiRefusal(400, "bad_request")
+    if game not in GAMES:
+        raise ApiRefusal(404, "unknown_game")
+    if not has_page(game):
+        raise ApiRefusal(404, "game_not_available")
+    try:
+        body = CreateTable.model_validate(data)
+    except ValidationError as exc:
+        if all(err["loc"][:1] == ("options",) for err in exc.errors()):
+            raise ApiRefusal(422, "bad_options") from exc
+        raise ApiRefusal(400, "bad_request") from exc
+    check_client_options(game, body.options)
+    return body
 
 
 class CreatedTable(BaseModel):
@@ -107,15 +174,33 @@ class CreatedTable(BaseModel):
     url: str
 
 
-@router.post("/api/tables", status_code=201)
-async def create_table(body: CreateTable, request: Request) -> CreatedTable:
-    """Make a computer table (a person at seat 0, the computer elsewhere)."""
-    if body.game not in GAMES:
-        raise HTTPException(404, "unknown_game")
+async def _read_body(request: Request) -> bytes:
+    # Stop reading past the limit instead of holding a large body in memory.
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise ApiRefusal(413, "message_too_large")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise ApiRefusal(413, "message_too_large")
+    return body
+
+
+@router.post("/api/tables", status_code=201, response_model=CreatedTable)
+async def create_table(request: Request) -> CreatedTable | JSONResponse:
+    """Make a computer table (a person at seat 0, the computer elsewhere). Every refusal is
+    ``{"detail": "<reason>"}``: 400 ``bad_request``, 404 ``unknown_game`` or
+    ``game_not_available``, 413 ``message_too_large``, 422 ``bad_options``."""
     try:
-        grant = await _service(request.app).create_computer_table(body.game, body.options)
+        body = parse_create_table(await _read_body(request))
+        grant = await _service(request.app).create_computer_table(body.game, dict(body.options))
+    except ApiRefusal as exc:
+        REFUSED.labels(exc.reason).inc()
+        return JSONResponse({"detail": exc.reason}, status_code=exc.status)
     except TableRefusal as exc:
-        raise HTTPException(422, exc.reason) from exc
+        REFUSED.labels(exc.reason).inc()
+        return JSONResponse({"detail": exc.reason}, status_code=422)
     TABLES_MADE.labels(body.game).inc()
     return CreatedTable(
         table_id=grant.table_id,
@@ -221,6 +306,11 @@ class TableSocket:
                     self.table_id, self.seat, msg.client_id, msg.version
                 )
             else:
+                record = await self.service.load(self.table_id)
+                try:
+                    check_client_options(str(record.data["game"]), dict(msg.options))
+                except ApiRefusal as exc:
+                    raise TableRefusal(exc.reason) from exc
                 done = await self.service.new_match(
                     self.table_id, self.seat, msg.client_id, dict(msg.options)
                 )
@@ -250,8 +340,20 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     stack = AsyncExitStack()
     OPEN_SOCKETS.inc()
     try:
+        hello_by = time.monotonic() + settings.hello_timeout_s
         while True:
-            frame = await ws.receive()
+            if sock.seat is None:
+                # A socket that never says hello holds a slot for nothing: close it.
+                try:
+                    frame = await asyncio.wait_for(
+                        ws.receive(), max(0.0, hello_by - time.monotonic())
+                    )
+                except TimeoutError:
+                    await sock.error("hello_timeout")
+                    await ws.close(code=4408)
+                    return
+            else:
+                frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 break
             text = frame.get("text")
@@ -262,7 +364,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 await sock.error("message_too_large")
                 continue
             if not limit.allow():
-                await sock.error("rate_limited")
+                # Say which change was dropped, so the page can send it again.
+                await sock.error("rate_limited", peek_client_id(text))
                 continue
             try:
                 msg = parse_client_message(text)
