@@ -107,7 +107,8 @@ class TableService:
     run as asyncio tasks that compute the move in a worker thread, paced by
     ``settings.bot_delay_ms`` (plus ``trick_pause_ms`` when a trick has just been gathered).
     With ``autoplay=False`` nothing runs by itself: the caller drives the computer seats with
-    :meth:`step` (the self-play tests do, to see every version).
+    :meth:`step` (the self-play tests do, to see every version). ``seed`` (tests only) makes
+    table ids, deals and the computer's choices reproducible.
     """
 
     def __init__(
@@ -117,8 +118,13 @@ class TableService:
         settings: Settings,
         clock: Clock | None = None,
         autoplay: bool = True,
+        seed: int | None = None,
     ) -> None:
         self.autoplay = autoplay
+        # Tests pass a seed so that a failure reproduces: table ids, deals and the computer's
+        # choices then all come from one seeded generator. In service everything is drawn
+        # from the OS and no seed exists.
+        self._seeded = None if seed is None else random.Random(seed)
         self.store = store
         self.bus = bus
         self.settings = settings
@@ -127,6 +133,15 @@ class TableService:
         self._dirty: set[str] = set()
 
     # ---- creation and seats -------------------------------------------------------------
+
+    def _rng(self) -> random.Random:
+        if self._seeded is None:
+            return fresh_rng()
+        return random.Random(self._seeded.getrandbits(128))
+
+    def _record_id(self) -> str | None:
+        # None lets the store draw the id from the OS.
+        return None if self._seeded is None else f"t{self._seeded.getrandbits(64):016x}"
 
     async def create_table(
         self, game: str, seats: tuple[str, ...], options: dict[str, Any] | None = None
@@ -140,7 +155,7 @@ class TableService:
         opts = dict(options or {})
         _check_options(mods, opts)
         try:
-            m = mods.match.new_match(fresh_rng(), **opts)
+            m = mods.match.new_match(self._rng(), **opts)
         except (TypeError, ValueError) as exc:
             raise TableRefusal("bad_options") from exc
         if len(seats) != mods.match.seats or any(s not in (HUMAN, COMPUTER) for s in seats):
@@ -152,6 +167,7 @@ class TableService:
             doc.to_data(),
             roles={token_hash(tok): f"seat:{i}" for i, tok in tokens.items()},
             expires_at=self._expiry(doc),
+            record_id=self._record_id(),
         )
         grants = [SeatGrant(record.id, i, tok) for i, tok in tokens.items()]
         self.kick(record.id)
@@ -210,7 +226,7 @@ class TableService:
         Raises TableRefusal("deal_not_over" | "match_over")."""
 
         def change(mods: GameModules, m: Any) -> Any:
-            return mods.match.next_deal(m, fresh_rng())
+            return mods.match.next_deal(m, self._rng())
 
         return await self._change(table_id, client_id, version, change, retry=version is None)
 
@@ -236,7 +252,7 @@ class TableService:
 
         def restart(mods: GameModules, m: Any) -> Any:
             try:
-                return mods.match.new_match(fresh_rng(), **new_opts)
+                return mods.match.new_match(self._rng(), **new_opts)
             except (TypeError, ValueError) as exc:
                 raise TableRefusal("bad_options") from exc
 
@@ -347,7 +363,7 @@ class TableService:
         if seat is None:
             if doc.humans or not mods.match.deal_over(m) or mods.match.is_over(m):
                 return None
-            m2 = mods.match.next_deal(m, fresh_rng())
+            m2 = mods.match.next_deal(m, self._rng())
         elif doc.seats[seat] != COMPUTER:
             return None
         else:
@@ -355,7 +371,7 @@ class TableService:
                 await asyncio.sleep(self._pace(mods, m, seat))
             observation = mods.match.observation(m, seat)["deal"]
             legal = mods.match.legal_actions(m)
-            action = await asyncio.to_thread(mods.bot.choose, observation, legal, fresh_rng())
+            action = await asyncio.to_thread(mods.bot.choose, observation, legal, self._rng())
             m2 = mods.match.apply(m, action)
         new_doc = TableDoc(doc.game, doc.options, doc.seats, mods.match.to_json(m2))
         try:

@@ -61,6 +61,7 @@ def observation(
         "opponent_last_trick": None,
         "taken_turn_ups": [],
         "legal": [],
+        "declaration_points": {},
         "refusals": {},
         "outcome": None,
         "plays": [{"trick": 1, "seat": 1, "card": c, "declaration": None} for c in played],

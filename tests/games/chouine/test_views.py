@@ -162,3 +162,25 @@ def test_beaten_plain_chouine_stays_hidden_but_the_trump_chouine_is_shown() -> N
     assert v["declarations"][A] == [{"kind": "chouine", "suit": "C", "points": 0, "cards": ["AC"]}]
     assert v["outcome"]["chouine_cards"] == ["AD", "TD", "KD", "QD", "JD"]
     assert sorted(view(s, A)["declarations"][B][0]["cards"]) == ["AD", "JD", "KD", "QD", "TD"]
+
+
+def test_each_legal_declaration_comes_with_its_points_doubled_in_trumps() -> None:
+    # Rules §5.1: mariage 20, tierce 30, quateron 40, quinte 50; doubled in the trump suit.
+    s = position(
+        "H",
+        (["KH", "QH", "JH", "KS", "QS"], ["9S", "8S", "AC", "KD", "7D"]),
+        trick_number=2,
+        leader=A,
+    )
+    v = view(s, A)
+    assert v["declaration_points"] == {
+        "KS mariage": 20,
+        "QS mariage": 20,
+        "KH tierce": 60,
+        "KH mariage": 40,
+        "QH tierce": 60,
+        "QH mariage": 40,
+        "JH tierce": 60,
+    }
+    assert set(v["declaration_points"]) == {a for a in v["legal"] if " " in a}
+    assert view(s, B)["declaration_points"] == {}

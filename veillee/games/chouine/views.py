@@ -11,6 +11,7 @@ from typing import Any
 
 from veillee.games.chouine.rules import (
     CARD_CODES,
+    CARD_INDEX,
     CHOUINE,
     HOW,
     KINDS,
@@ -18,6 +19,7 @@ from veillee.games.chouine.rules import (
     State,
     card_refusal,
     code_list,
+    declaration_options,
     display_order,
     legal_actions,
     outcome,
@@ -83,6 +85,24 @@ def _trick_cards(t: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     return [{"seat": t[0], "card": CARD_CODES[t[1]]}, {"seat": 1 - t[0], "card": CARD_CODES[t[2]]}]
 
 
+def _declaration_points(state: State, seat: int, legal: list[str]) -> dict[str, int]:
+    """Points of each legal declaring action (``"KH mariage"`` → 40), so that no page needs its
+    own copy of rules §5.1 (a chouine is 0: it wins the partie instead, §9)."""
+    hand = state.hands[seat]
+    ds = state.declared_suits[seat]
+    qd = state.quinte_declared[seat]
+    out: dict[str, int] = {}
+    for text in legal:
+        words = text.split()
+        if len(words) != 2:
+            continue
+        card = CARD_INDEX[words[0]]
+        for kind, points, _ in declaration_options(hand, card, ds, qd, state.trump):
+            if KINDS[kind] == words[1]:
+                out[text] = points
+    return out
+
+
 def view(state: State, seat: int) -> dict[str, Any]:
     """Everything ``seat``'s screen may show now, JSON-ready (docs/chouine-views.md, rules §10).
 
@@ -144,6 +164,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
             {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in state.taken_turn_ups
         ],
         "legal": legal,
+        "declaration_points": _declaration_points(state, seat, legal),
         "refusals": refusals,
         "outcome": result,
     }

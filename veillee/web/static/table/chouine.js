@@ -6,9 +6,6 @@ import { TableConnection } from "./connection.js";
 import { showCount } from "./count.js";
 import { loadCatalog } from "./i18n.js";
 
-// Display only (the server decides what may be declared): a declaration's points, plain / trump.
-const POINTS = { mariage: [20, 40], tierce: [30, 60], quateron: [40, 80], quinte: [50, 50] };
-
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
 const tableId = root.dataset.tableId;
@@ -25,11 +22,11 @@ let shownTrickKey = null;
 let gathering = false;
 const announced = new Set();
 
-function declarationLabel(decl, trump) {
+// ``decl.points`` comes from the view (declarations, or declaration_points for a legal action).
+function declarationLabel(decl) {
   if (decl.kind === "chouine") return t("chouine.decl.chouine", { suit: t(`card.suit.${decl.suit}`) });
-  if (decl.kind === "quinte") return t("chouine.decl.quinte", { points: decl.points ?? POINTS.quinte[0] });
-  const points = decl.points ?? POINTS[decl.kind][decl.suit === trump ? 1 : 0];
-  return t(`chouine.decl.${decl.kind}`, { suit: t(`card.suit.${decl.suit}`), points });
+  if (decl.kind === "quinte") return t("chouine.decl.quinte", { points: decl.points });
+  return t(`chouine.decl.${decl.kind}`, { suit: t(`card.suit.${decl.suit}`), points: decl.points });
 }
 
 // The plural form of ``key`` for ``n`` (English: 1 is singular; French: 0 and 1 are).
@@ -93,7 +90,8 @@ function chooseDeclaration(card, options) {
     button.className = "primary";
     button.dataset.action = action;
     button.dataset.testid = "declare-option";
-    button.textContent = declarationLabel({ kind, suit: kind === "quinte" ? null : card[1] }, deal.trump);
+    const points = deal.declaration_points?.[action];
+    button.textContent = declarationLabel({ kind, suit: kind === "quinte" ? null : card[1], points });
     button.addEventListener("click", () => { dialog.close(); play(action); });
     box.append(button);
   }
@@ -166,7 +164,7 @@ function renderDeclarations(list, deal) {
     const li = document.createElement("li");
     li.dataset.kind = decl.kind;
     const label = document.createElement("span");
-    label.textContent = declarationLabel(decl, deal.trump);
+    label.textContent = declarationLabel(decl);
     li.append(label);
     for (const card of decl.cards ?? []) li.append(cardImage(card, t));
     ul.append(li);
@@ -181,7 +179,7 @@ function trickCard(entry, seat) {
   if (entry.declaration) {
     const tag = document.createElement("span");
     tag.className = "trick-decl";
-    tag.textContent = declarationLabel(entry.declaration, current.view.deal.trump);
+    tag.textContent = declarationLabel(entry.declaration);
     wrap.append(tag);
   }
   return wrap;
