@@ -21,6 +21,17 @@ let gatherTimer = null;
 let shownTrickKey = null;
 let gathering = false;
 const announced = new Set();
+let restartChoice = null; // the restart waiting for the player's confirmation
+let connectionDown = false;
+
+// Something of the match would be lost by a restart: a partie won, or a card played or declared.
+function inProgress(state) {
+  if (!state) return false;
+  const { match, deal } = state.view;
+  if (match.over) return false;
+  return match.wins.some((w) => w > 0) || deal.trick_number > 1 || deal.trick.length > 0
+    || deal.piles.some((p) => p > 0);
+}
 
 // ``decl.points`` comes from the view (declarations, or declaration_points for a legal action).
 function declarationLabel(decl) {
@@ -109,6 +120,10 @@ function chooseDeclaration(card, options) {
 
 function onCardClick(card) {
   const deal = current.view.deal;
+  if (connectionDown) {
+    showRefusal(t("chouine.table.reconnecting"));
+    return; // nothing can be sent now; the banner says why
+  }
   const options = optionsFor(card);
   if (sending || options.length === 0) {
     const reason = deal.refusals?.[card] ?? "not_your_turn";
@@ -122,15 +137,28 @@ function onCardClick(card) {
 
 // ---- rendering ---------------------------------------------------------------------------
 
+// Roving tabindex: exactly one card of the hand is tabbable. It stays on the card that had it
+// (or on the card now at its place when that one was played), and focus comes back to the hand
+// after each render when it was there before (a played card's button is gone, so focus fell out).
+let rovingIndex = 0;
+let focusInHand = false;
+
 function renderHand(deal, mine) {
   const hand = $("hand");
-  const focused = document.activeElement?.dataset?.card;
+  const before = [...hand.querySelectorAll("button.card")];
+  const active = document.activeElement;
+  const focusedIndex = before.indexOf(active);
+  if (focusedIndex >= 0) rovingIndex = focusedIndex;
+  const previousCard = before[rovingIndex]?.dataset.card;
   clear(hand);
+  let tabbable = deal.hand.indexOf(previousCard);
+  if (tabbable < 0) tabbable = Math.max(0, Math.min(rovingIndex, deal.hand.length - 1));
+  rovingIndex = tabbable;
   deal.hand.forEach((card, index) => {
     const button = cardButton(card, t);
     const legal = mine && optionsFor(card).length > 0;
     button.dataset.legal = String(legal);
-    button.tabIndex = (focused ? card === focused : index === 0) ? 0 : -1;
+    button.tabIndex = index === tabbable ? 0 : -1;
     if (!legal) {
       const reason = t(`reason.${deal.refusals?.[card] ?? "not_your_turn"}`);
       button.setAttribute("aria-disabled", "true");
@@ -140,7 +168,21 @@ function renderHand(deal, mine) {
     button.addEventListener("click", () => onCardClick(card));
     hand.append(button);
   });
-  if (focused) hand.querySelector(`[data-card="${focused}"]`)?.focus();
+  const lost = document.activeElement === null || document.activeElement === document.body;
+  if (focusInHand && (focusedIndex >= 0 || lost) && !document.querySelector("dialog[open]")) {
+    hand.querySelectorAll("button.card")[tabbable]?.focus();
+  }
+}
+
+function trackHandFocus() {
+  const hand = $("hand");
+  hand.addEventListener("focusin", () => { focusInHand = true; });
+  hand.addEventListener("focusout", (event) => {
+    // Focus that goes nowhere (the button was removed, or a dialog took it and will give it
+    // back) still belongs to the hand; focus moved elsewhere on purpose does not.
+    const to = event.relatedTarget;
+    if (to && !hand.contains(to) && !to.closest?.("dialog")) focusInHand = false;
+  });
 }
 
 function onHandKey(event) {
@@ -154,6 +196,7 @@ function onHandKey(event) {
   else if (event.key === "End") next = cards.length - 1;
   else return;
   event.preventDefault();
+  rovingIndex = next;
   cards.forEach((c, i) => { c.tabIndex = i === next ? 0 : -1; });
   cards[next].focus();
 }
@@ -235,7 +278,7 @@ function renderMatch(state) {
   $("match-line").textContent = t("chouine.match.line", { best_of: match.best_of, partie: match.partie });
   const bestOf = $("best-of");
   const target = match.best_of === 5 ? 3 : 5;
-  bestOf.textContent = t(`chouine.match.best_of_${target}`);
+  bestOf.textContent = t(`chouine.match.restart_best_of_${target}`);
   bestOf.dataset.bestOf = String(target);
 }
 
@@ -286,7 +329,7 @@ function render(state) {
   swap.hidden = !(mine && deal.prompt !== "seven" && deal.legal.includes("swap"));
 
   const line = turnLine(state);
-  $("turn-line").textContent = line;
+  $("turn-line").textContent = connectionDown ? t("chouine.table.reconnecting") : line;
 
   // Last-chance prompt.
   const prompt = $("prompt");
@@ -334,15 +377,24 @@ function openViewer(title, tricks) {
   $("viewer").showModal();
 }
 
+let bannerTimer = null;
+
 function showStatus(status) {
   const banner = $("banner");
+  clearTimeout(bannerTimer);
   if (status === "reconnecting") {
+    connectionDown = true;
+    root.dataset.connection = "down";
     banner.textContent = t("chouine.table.reconnecting");
     banner.hidden = false;
+    $("turn-line").textContent = t("chouine.table.reconnecting");
   } else if (status === "back") {
+    connectionDown = false;
+    root.dataset.connection = "up";
     banner.textContent = t("chouine.table.back");
     banner.hidden = false;
-    setTimeout(() => { banner.hidden = true; }, 1500);
+    if (current) $("turn-line").textContent = turnLine(current);
+    bannerTimer = setTimeout(() => { banner.hidden = true; }, 1500);
   } else if (status === "lost") {
     banner.hidden = true;
     $("lost").hidden = false;
@@ -358,6 +410,12 @@ async function main() {
     return;
   }
   $("hand").addEventListener("keydown", onHandKey);
+  trackHandFocus();
+  for (const id of ["chooser", "prompt", "viewer", "count", "restart"]) {
+    $(id).addEventListener("close", () => {
+      if (focusInHand) $("hand").querySelectorAll("button.card")[rovingIndex]?.focus();
+    });
+  }
   $("swap").addEventListener("click", () => send({ type: "act", action: "swap" }));
   $("prompt-swap").addEventListener("click", () => { $("prompt").close(); send({ type: "act", action: "swap" }); });
   $("prompt-continue").addEventListener("click", () => { $("prompt").close(); send({ type: "act", action: "continue" }); });
@@ -371,8 +429,24 @@ async function main() {
     if (trick) openViewer(t("chouine.table.opponent_last_trick"), [trick]);
   });
   $("best-of").addEventListener("click", (event) => {
-    send({ type: "new_match", options: { best_of: Number(event.currentTarget.dataset.bestOf) } });
+    const bestOf = Number(event.currentTarget.dataset.bestOf);
+    const restart = () => send({ type: "new_match", options: { best_of: bestOf } });
+    if (!inProgress(current)) {
+      restart();
+      return;
+    }
+    // One tap must not throw a running match away: ask first, in the page.
+    $("restart-title").textContent = t("chouine.table.restart.title", { best_of: bestOf });
+    restartChoice = restart;
+    $("restart").showModal();
   });
+  $("restart-yes").addEventListener("click", () => {
+    $("restart").close();
+    const restart = restartChoice;
+    restartChoice = null;
+    if (restart) restart();
+  });
+  $("restart-no").addEventListener("click", () => { restartChoice = null; $("restart").close(); });
   $("next-partie").addEventListener("click", () => { $("count").close(); send({ type: "next" }); });
   $("new-match").addEventListener("click", () => {
     $("count").close();

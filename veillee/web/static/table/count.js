@@ -47,16 +47,20 @@ export function showCount(state, t) {
   if (outcome.card_points) {
     body.append(row(t("chouine.count.card_points"), seats.map((s) => String(outcome.card_points[s]))));
   }
+  // A seat that has nothing on a row shows a dash, as for dix de der: no blank cells.
+  const none = t("chouine.count.none");
   seats.forEach((s, i) => {
     for (const decl of outcome.declarations[s]) {
-      const values = ["", ""];
-      values[i] = String(decl.points);
+      const values = [none, none];
+      // A chouine has no count: it wins the partie (rules §9), so no "0" on its row.
+      values[i] = decl.kind === "chouine" ? t("chouine.count.wins_partie") : String(decl.points);
       const suit = decl.suit ? t(`card.suit.${decl.suit}`) : "";
-      body.append(row(t(`chouine.declname.${decl.kind}`, { suit }), values, "declaration"));
+      const className = decl.kind === "chouine" ? "declaration chouine" : "declaration";
+      body.append(row(t(`chouine.declname.${decl.kind}`, { suit }), values, className));
     }
   });
   if (outcome.totals) {
-    body.append(row(t("chouine.count.dix_de_der"), seats.map((s) => (outcome.dix_de_der === s ? "10" : "—"))));
+    body.append(row(t("chouine.count.dix_de_der"), seats.map((s) => (outcome.dix_de_der === s ? "10" : none))));
     body.append(row(t("chouine.count.total"), seats.map((s) => String(outcome.totals[s])), "total"));
   }
   table.append(head, body);
