@@ -388,3 +388,15 @@ def test_last_draw_values_average_the_engine_minimax_over_the_talon_card(leading
             assert values[(str(action.card), action.declaration)] == pytest.approx(
                 sum(expected) / len(expected)
             )
+
+
+def test_a_hand_facing_the_trump_chouine_still_gets_a_card() -> None:
+    # Rules §9: the opponent holds the five trump brisques and declares the chouine whatever I
+    # lead; every card loses by more than the search window's floor, yet one must be chosen
+    # (found by the seeded 200-party table test, seed 9, party 44).
+    endgame = Endgame.from_cards(
+        "S", ["KH", "JC", "9C", "9S", "7S"], ["AS", "TS", "KS", "QS", "JS"], i_lead=True
+    )
+    solution = solve(endgame)
+    assert solution.card == "7S" and solution.value < -CHOUINE
+    assert set(solution.values) == {"KH", "JC", "9C", "9S", "7S"}

@@ -401,6 +401,8 @@ def solve(endgame: Endgame, *, exact: bool = False) -> Solution:
                     fc, alpha, big,
                 )  # fmt: skip
             best = max(best, values[fc])
+    # A lost chouine plus points can score below -big, the window's floor: best is the value.
+    best = max(values.values())
     chosen = min((c for c, v in values.items() if v == best), key=lambda c: (POINTS[c], c & 7, c))
     kind, _ = best_declaration(endgame.mine, chosen, endgame.my_declared, trump)
     return Solution(
