@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.async_api import Browser, Page, expect
@@ -214,3 +215,38 @@ async def test_trick_viewer_cards_are_readable_on_a_phone(live_server: str, phon
         box = await cards.nth(i).bounding_box()
         assert box is not None and box["width"] >= 56
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+async def test_declaration_points_shown_are_the_views_not_the_pages(
+    live_server: str, page: Page
+) -> None:
+    # The page holds no rules: whatever points the view gives a declaring action are shown.
+    # The server's state frames are passed on with a made-up "mariage" worth 77 on a legal card.
+    async def relay(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            state = json.loads(message)
+            deal = state.get("view", {}).get("deal", {}) if state["type"] == "state" else {}
+            plain = [a for a in deal.get("legal", []) if len(a) == 2]
+            if deal.get("to_act") == state.get("seat") and plain and not deal.get("prompt"):
+                action = f"{plain[0]} mariage"
+                if action not in deal["legal"]:
+                    deal["legal"].append(action)
+                deal["declaration_points"] = {action: 77}
+            ws.send(json.dumps(state))
+
+        server.on_message(to_page)
+
+    await page.route_web_socket("**/ws/tables/*", relay)
+    await open_computer_table(page, live_server)
+    version = await my_turn(page, -1)
+    card = await page.locator('#hand button.card[data-legal="true"]').first.get_attribute(
+        "data-card"
+    )
+    await page.locator(f'#hand button.card[data-card="{card}"]').click()
+    chooser = page.get_by_test_id("declare-chooser")
+    option = chooser.locator(f'[data-action="{card} mariage"]')
+    await expect(option).to_contain_text("77")
+    await chooser.get_by_test_id("play-plain").click()
+    await wait_for_decision(page, version)
