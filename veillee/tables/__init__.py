@@ -1,7 +1,6 @@
 """Table lifecycle: seats and seat tokens, actions, computer seats, lifetimes (DESIGN.md §3)."""
 
 from veillee.tables.service import (
-    Applied,
     SeatGrant,
     TableRefusal,
     TableService,
@@ -14,7 +13,6 @@ __all__ = [
     "COMPUTER",
     "HUMAN",
     "KIND",
-    "Applied",
     "GameModules",
     "SeatGrant",
     "TableDoc",

@@ -25,7 +25,7 @@ from typing import Any
 from veillee.bus import Bus
 from veillee.config import Settings
 from veillee.games import IllegalAction
-from veillee.store import NotFound, Record, Store, VersionConflict, token_hash
+from veillee.store import Commit, NotFound, Record, Store, VersionConflict, token_hash
 from veillee.tables.table import COMPUTER, HUMAN, KIND, GameModules, TableDoc
 
 Clock = Callable[[], datetime]
@@ -49,15 +49,6 @@ class SeatGrant:
     table_id: str
     seat: int
     token: str
-
-
-@dataclass(frozen=True)
-class Applied:
-    """The table after an accepted change; ``duplicate`` when the client id had been applied
-    before and nothing new was written."""
-
-    record: Record
-    duplicate: bool
 
 
 def channel(table_id: str) -> str:
@@ -199,7 +190,7 @@ class TableService:
 
     async def act(
         self, table_id: str, seat: int, client_id: str, text: str, version: int | None = None
-    ) -> Applied:
+    ) -> Commit:
         """Apply the action ``text`` (the game's notation, e.g. ``"JH tierce"``) for ``seat``.
 
         ``version``, when given, is the version the client saw: if the table has moved on the
@@ -221,7 +212,7 @@ class TableService:
 
     async def next_deal(
         self, table_id: str, seat: int, client_id: str, version: int | None = None
-    ) -> Applied:
+    ) -> Commit:
         """Deal the next partie/hand once the current one is over (any seated person may ask).
         Raises TableRefusal("deal_not_over" | "match_over")."""
 
@@ -237,7 +228,7 @@ class TableService:
         client_id: str,
         options: dict[str, Any] | None = None,
         version: int | None = None,
-    ) -> Applied:
+    ) -> Commit:
         """Abandon the match and start a new one (score 0–0, new random first dealer) with
         ``options`` merged over the table's (only keyword options of the game's ``new_match``).
         Raises TableRefusal("bad_options")."""
@@ -268,11 +259,11 @@ class TableService:
         change: Callable[[GameModules, Any], Any],
         retry: bool,
         options: dict[str, Any] | None = None,
-    ) -> Applied:
+    ) -> Commit:
         for _attempt in range(5):
             record = await self.load(table_id)
             if client_id is not None and await self._applied(table_id, client_id):
-                return Applied(record, duplicate=True)
+                return Commit(record, duplicate=True)
             if version is not None and version != record.version:
                 raise TableRefusal("version_conflict")
             doc = TableDoc.from_data(record.data)
@@ -301,14 +292,14 @@ class TableService:
                 # Two sockets of one seat re-sending the same change: the one that lost the
                 # race must still hear that its change is in (an ack, ``duplicate``).
                 if client_id is not None and await self._applied(table_id, client_id):
-                    return Applied(await self.load(table_id), duplicate=True)
+                    return Commit(await self.load(table_id), duplicate=True)
                 if retry:
                     continue
                 raise TableRefusal("version_conflict") from exc
             if not done.duplicate:
                 await self.bus.publish(channel(table_id), str(done.record.version))
                 self.kick(table_id)
-            return Applied(done.record, done.duplicate)
+            return Commit(done.record, done.duplicate)
         raise TableRefusal("version_conflict")
 
     async def _applied(self, table_id: str, client_id: str) -> bool:

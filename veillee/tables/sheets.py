@@ -22,7 +22,7 @@ from typing import Any, Literal
 from veillee import sheets
 from veillee.bus import Bus
 from veillee.sheets import InvalidEntry, Sheet
-from veillee.store import NotFound, Record, Store, VersionConflict, token_hash
+from veillee.store import Commit, NotFound, Record, Store, VersionConflict, token_hash
 
 KIND = "sheet"
 SCORER: Literal["scorer"] = "scorer"
@@ -66,15 +66,6 @@ class Created:
     record: Record
     scorer_token: str
     viewer_token: str
-
-
-@dataclass(frozen=True)
-class Applied:
-    """The sheet after an accepted change; ``duplicate`` when the client id had been applied
-    before and nothing new was written."""
-
-    record: Record
-    duplicate: bool
 
 
 def channel(sheet_id: str) -> str:
@@ -219,7 +210,7 @@ class SheetService:
     async def _applied_before(self, sheet_id: str, client_id: str) -> bool:
         return await self.store.applied(sheet_id, client_id) is not None
 
-    async def apply(self, sheet_id: str, role: Role, change: Change, client_id: str) -> Applied:
+    async def apply(self, sheet_id: str, role: Role, change: Change, client_id: str) -> Commit:
         """Apply ``change`` by a holder of ``role`` to the sheet as it is now.
 
         A ``client_id`` applied before is acknowledged again, not applied twice (an entry
@@ -232,7 +223,7 @@ class SheetService:
         for _ in range(RACE_RETRIES):
             record = await self.load(sheet_id)
             if await self._applied_before(sheet_id, client_id):
-                return Applied(record, duplicate=True)
+                return Commit(record, duplicate=True)
             data = self._changed(record, change)
             try:
                 done = await self.store.commit(
@@ -244,7 +235,7 @@ class SheetService:
                 raise SheetRefusal("sheet_gone") from None
             if not done.duplicate:
                 await self.bus.publish(channel(sheet_id), str(done.record.version))
-            return Applied(done.record, done.duplicate)
+            return Commit(done.record, done.duplicate)
         raise SheetRefusal("busy")
 
     async def sweep(self, now: datetime | None = None) -> list[str]:
