@@ -68,6 +68,7 @@ async def test_going_offline_shows_reconnecting_then_back(live_server: str, page
     await page.context.set_offline(False)
     await expect(banner).to_have_text("Back")
     await expect(page.get_by_test_id("turn-line")).not_to_have_text("Reconnecting…")
+    await expect(page.get_by_test_id("refusal")).to_be_hidden()  # no stale "Reconnecting…"
     await expect(banner).to_be_hidden()
     # And the match goes on.
     version = int(await page.locator("#table").get_attribute("data-version") or -1)

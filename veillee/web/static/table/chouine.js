@@ -393,6 +393,7 @@ function showStatus(status) {
     root.dataset.connection = "up";
     banner.textContent = t("chouine.table.back");
     banner.hidden = false;
+    hideRefusal(); // a "Reconnecting…" refusal from a tap while down is stale now
     if (current) $("turn-line").textContent = turnLine(current);
     bannerTimer = setTimeout(() => { banner.hidden = true; }, 1500);
   } else if (status === "lost") {
