@@ -41,3 +41,9 @@ async def test_favicon_is_served_and_openapi_is_not_public(app: FastAPI) -> None
         icon = await c.get("/favicon.ico")
         assert icon.status_code == 200 and icon.text.startswith("<svg")
         assert (await c.get("/openapi.json")).status_code == 404
+
+
+async def test_charlemagne_says_it_is_coming_soon(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        page = await c.get("/charlemagne", headers={"accept-language": "fr"})
+        assert page.status_code == 200 and "Bientôt" in page.text and "Charlemagne" in page.text

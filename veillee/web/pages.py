@@ -54,3 +54,9 @@ async def catalog(lang: str) -> JSONResponse:
     if lang not in i18n.LANGS:
         raise HTTPException(404)
     return JSONResponse(i18n.catalog(lang), headers={"Cache-Control": "max-age=300"})
+
+
+@router.get("/charlemagne", response_class=HTMLResponse)
+async def charlemagne_soon(request: Request) -> HTMLResponse:
+    """Charlemagne's table page is a later issue: say so in the page's language."""
+    return render(request, "soon.html", game_key="home.charlemagne")
