@@ -83,7 +83,8 @@ async def test_rows_entered_offline_are_stored_once_when_the_network_returns(
     mine = await tokens(phone)
     auth = {"authorization": f"Bearer {mine['scorerToken']}"}
 
-    await phone.wait_for_function("navigator.serviceWorker.controller !== null")
+    # A function, not a bare expression: Playwright eval()s bare expressions, which the CSP forbids.
+    await phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
     await phone.context.set_offline(True)
     await expect(phone.locator("body")).to_have_attribute("data-net", "offline")
