@@ -40,12 +40,28 @@ async def app(tmp_path: Path) -> AsyncIterator[FastAPI]:
         yield application
 
 
-@pytest.fixture(scope="session")
-def scaleout_urls() -> tuple[str, str]:
-    """(PostgreSQL async URL, Redis URL) for scale-out tests; see tests/scaleout."""
+def scaleout_defaults() -> tuple[str, str]:
+    """(PostgreSQL async URL, Redis URL) for the scale-out tests, from the environment or the
+    machine's standard ports."""
     return (
         os.environ.get(
             "VEILLEE_TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
         ),
         os.environ.get("VEILLEE_TEST_REDIS_URL", "redis://127.0.0.1:6379/15"),
     )
+
+
+@pytest.fixture(scope="session")
+def scaleout_urls() -> tuple[str, str]:
+    """(PostgreSQL async URL, Redis URL) for scale-out tests; see tests/scaleout."""
+    return scaleout_defaults()
+
+
+SCALEOUT_LEFT_OUT = pytest.StashKey[str]()
+"""Why the scale-out tests were left out of this run (never in CI); see tests/scaleout."""
+
+
+def pytest_terminal_summary(terminalreporter, config):  # type: ignore[no-untyped-def]
+    reason = config.stash.get(SCALEOUT_LEFT_OUT, None)
+    if reason:
+        terminalreporter.write_line(f"scale-out tests left out: {reason}", yellow=True)
