@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -48,6 +46,7 @@ from veillee.tables.sheets import (
     sheet_view,
 )
 from veillee.web import i18n
+from veillee.web.guards import RateLimit, origin_allowed
 from veillee.web.pages import page_lang, render
 
 router = APIRouter()
@@ -207,26 +206,6 @@ def to_change(message: ChangeIn) -> Change:
     if isinstance(message, EndIn):
         return Change("end")
     return Change("undo")
-
-
-class RateLimit:
-    """Token bucket: ``rate`` messages per second, bursts of twice that."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.capacity = 2 * rate
-        self.tokens = self.capacity
-        self.at = time.monotonic()
-
-    def allow(self) -> bool:
-        """Take one token if there is one."""
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 async def start(app: FastAPI, stack: AsyncExitStack) -> None:
@@ -389,13 +368,6 @@ async def add_viewer(request: Request, sheet_id: str) -> Response:
 # The websocket
 
 
-def _origin_ok(ws: WebSocket) -> bool:
-    origin = ws.headers.get("origin")
-    if origin is None:
-        return True  # not a browser: tokens still guard every change
-    return urlsplit(origin).netloc == ws.headers.get("host")
-
-
 class SheetSocket:
     """One open page: sends it the sheet after every change, takes the scorer's changes."""
 
@@ -468,7 +440,7 @@ async def _receive_text(ws: WebSocket) -> str | None:
 async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
     """The live sheet. First message: :class:`HelloIn`; then changes (scorer only). Out:
     :class:`SheetOut`, :class:`AckOut`, :class:`ErrorOut`."""
-    if not _origin_ok(ws):
+    if not origin_allowed(ws):
         await ws.close(code=1008)
         return
     await ws.accept()

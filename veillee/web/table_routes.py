@@ -13,7 +13,6 @@ import json
 import time
 from contextlib import AsyncExitStack
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -23,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from veillee.games import GAMES
 from veillee.tables import TableRefusal, TableService, channel, seat_view
 from veillee.web import i18n
+from veillee.web.guards import RateLimit, origin_allowed
 from veillee.web.pages import render, templates
 from veillee.web.table_protocol import (
     AckOut,
@@ -211,35 +211,6 @@ async def create_table(request: Request) -> CreatedTable | JSONResponse:
 
 
 # ---- the websocket --------------------------------------------------------------------------
-
-
-class RateLimit:
-    """Token bucket: ``rate`` messages per second, bursts of ``2 * rate``."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.capacity = 2 * rate
-        self.tokens = self.capacity
-        self.last = time.monotonic()
-
-    def allow(self) -> bool:
-        """Take one token if there is one."""
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-def origin_allowed(ws: WebSocket) -> bool:
-    """A browser's socket must come from a page of this site (same host); clients that send
-    no Origin (not browsers) are let through to the token check."""
-    origin = ws.headers.get("origin")
-    if origin is None:
-        return True
-    return urlsplit(origin).netloc == ws.headers.get("host")
 
 
 def reason_text(lang: str, code: str) -> str:
