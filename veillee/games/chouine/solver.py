@@ -414,6 +414,19 @@ def solve(endgame: Endgame, *, exact: bool = False) -> Solution:
     )
 
 
+def settled_margin(obs: Mapping[str, Any], me: int) -> int:
+    """Points already settled, ``me`` minus the opponent: card points of the completed tricks
+    plus every declaration made so far (rules §7), from the observation only."""
+    settled = 0
+    for done in obs["tricks"]:
+        pts = sum(POINTS[card_index(p["card"])] for p in done["cards"])
+        settled += pts if done["winner"] == me else -pts
+    for seat, decls in enumerate(obs["declarations"]):
+        for d in decls:
+            settled += d["points"] if seat == me else -d["points"]
+    return settled
+
+
 def endgame_from_observation(obs: Mapping[str, Any]) -> tuple[Endgame, int]:
     """The endgame of a phase-2 observation (docs/chouine-views.md) for the seat to act, and the
     point difference already settled (my card points and declarations minus theirs).
@@ -434,13 +447,7 @@ def endgame_from_observation(obs: Mapping[str, Any]) -> tuple[Endgame, int]:
         if trick[0]["seat"] == me:
             raise ValueError("not my turn")
         lead = trick[0]["card"]
-    settled = 0
-    for done in obs["tricks"]:
-        pts = sum(POINTS[card_index(p["card"])] for p in done["cards"])
-        settled += pts if done["winner"] == me else -pts
-    for seat, decls in enumerate(obs["declarations"]):
-        for d in decls:
-            settled += d["points"] if seat == me else -d["points"]
+    settled = settled_margin(obs, me)
     endgame = Endgame(
         SUIT_ORDER.index(obs["trump"]),
         mask_of(obs["hand"]),
@@ -602,13 +609,7 @@ def last_draw_from_observation(obs: Mapping[str, Any]) -> LastDraw:
         if trick[0]["seat"] == me:
             raise ValueError("not my turn")
         lead = card_index(trick[0]["card"])
-    settled = 0
-    for done in obs["tricks"]:
-        pts = sum(POINTS[card_index(p["card"])] for p in done["cards"])
-        settled += pts if done["winner"] == me else -pts
-    for seat, decls in enumerate(obs["declarations"]):
-        for d in decls:
-            settled += d["points"] if seat == me else -d["points"]
+    settled = settled_margin(obs, me)
     return LastDraw(
         SUIT_ORDER.index(obs["trump"]),
         mask_of(obs["hand"]),
