@@ -167,6 +167,15 @@ def next_deal_from(m: Match, deck: list[str]) -> Match:
     )
 
 
+def _result_json(r: Result) -> dict[str, Any]:
+    return {
+        "partie": r.partie,
+        "winner": r.winner,
+        "totals": list(r.totals) if r.totals is not None else None,
+        "chouine": r.chouine,
+    }
+
+
 def summary(m: Match) -> dict[str, Any]:
     """The ``"match"`` part of :func:`view` (docs/chouine-views.md)."""
     return {
@@ -176,15 +185,7 @@ def summary(m: Match) -> dict[str, Any]:
         "dealer": m.dealer,
         "over": is_over(m),
         "winner": winner(m),
-        "results": [
-            {
-                "partie": r.partie,
-                "winner": r.winner,
-                "totals": list(r.totals) if r.totals is not None else None,
-                "chouine": r.chouine,
-            }
-            for r in m.results
-        ],
+        "results": [_result_json(r) for r in m.results],
     }
 
 
@@ -206,15 +207,7 @@ def to_json(m: Match) -> dict[str, Any]:
         "wins": list(m.wins),
         "partie": m.partie,
         "dealer": m.dealer,
-        "results": [
-            {
-                "partie": r.partie,
-                "winner": r.winner,
-                "totals": list(r.totals) if r.totals is not None else None,
-                "chouine": r.chouine,
-            }
-            for r in m.results
-        ],
+        "results": [_result_json(r) for r in m.results],
         "state": rules.to_json(m.state),
     }
 
