@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-from veillee.games import GAMES
+from veillee import games
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     selfplay = sub.add_parser("selfplay", help="computer players against baselines")
-    selfplay.add_argument("game", choices=sorted(GAMES))
+    selfplay.add_argument("game", choices=games.names())
     args, rest = parser.parse_known_args(argv)
 
     if args.command == "serve":
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Veillée: http://{args.host}:{args.port}", flush=True)
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
         return 0
-    module = importlib.import_module(GAMES[args.game] + ".selfplay")
+    module = importlib.import_module(f"{games.__name__}.{args.game}.selfplay")
     return int(module.main(rest) or 0)
 
 

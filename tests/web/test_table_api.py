@@ -9,7 +9,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from veillee.games import GAMES
+from veillee.games import names
 
 
 async def post(app: FastAPI, body: Any = None, content: bytes | None = None) -> httpx.Response:
@@ -84,7 +84,7 @@ async def test_unknown_game_is_404_with_a_reason(app: FastAPI) -> None:
 async def test_no_table_for_a_game_without_a_page(app: FastAPI) -> None:
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
-        for game in sorted(GAMES):
+        for game in names():
             made = await c.post("/api/tables", json={"game": game})
             if made.status_code == 201:
                 page = await c.get(made.json()["url"])

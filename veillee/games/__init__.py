@@ -1,17 +1,24 @@
 """The rules engines, registered by name.
 
-Every game module follows the engine contract of DESIGN.md §2 (``deal``, ``deal_random``,
-``legal_actions``, ``why_illegal``, ``apply``, ``view``, ``observation``, ``outcome``, ``Action``,
-``to_json`` / ``from_json``) and a ``match`` module. Nothing here knows about HTTP, SQL or asyncio.
+Every game offers the contract of :mod:`veillee.games.contract` (documented in
+``docs/game-contract.md``): an engine module, a ``match`` module, a computer player (``bot``)
+and a :class:`~veillee.games.contract.GameInfo` declaration (``INFO``). The registry of
+:mod:`veillee.games.registry` lists them; the other layers find a game with :func:`find` and
+never name one. Nothing here knows about HTTP, SQL or asyncio.
 
->>> sorted(GAMES)
-['charlemagne', 'chouine']
+>>> names()
+('chouine', 'charlemagne')
+>>> find("charlemagne").info.seats
+4
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from veillee.games.contract import Engine, GameInfo, MatchRules, Player
 
 
 class IllegalAction(Exception):
@@ -23,18 +30,25 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
-GAMES: dict[str, str] = {
-    "chouine": "veillee.games.chouine",
-    "charlemagne": "veillee.games.charlemagne",
-}
-"""Game name -> module path. The only place that lists the games."""
+@dataclass(frozen=True)
+class Game:
+    """One registered game: its declaration and its three modules."""
+
+    info: GameInfo
+    engine: Engine
+    match: MatchRules
+    player: Player
 
 
-def find_game(name: str) -> ModuleType:
-    """The engine module registered as ``name``. Raises KeyError for an unknown game."""
-    return importlib.import_module(GAMES[name])
+def names() -> tuple[str, ...]:
+    """The registered games' names, in the registry's order (the home page's order)."""
+    from veillee.games.registry import GAMES
+
+    return tuple(GAMES)
 
 
-def find_match(name: str) -> ModuleType:
-    """The match module (``<game>.match``) of the game registered as ``name``."""
-    return importlib.import_module(GAMES[name] + ".match")
+def find(name: str) -> Game:
+    """The game registered as ``name``. Raises KeyError for an unknown game."""
+    from veillee.games.registry import GAMES
+
+    return GAMES[name]

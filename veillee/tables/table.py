@@ -16,12 +16,11 @@ True
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from veillee.games import GAMES, find_game, find_match
+from veillee.games import find
 
 KIND = "table"
 """The store kind of table records."""
@@ -81,8 +80,5 @@ class GameModules:
     @classmethod
     def of(cls, name: str) -> GameModules:
         """Modules of game ``name``; raises KeyError for an unknown game."""
-        return cls(
-            game=find_game(name),
-            match=find_match(name),
-            bot=importlib.import_module(GAMES[name] + ".bot"),
-        )
+        game = find(name)
+        return cls(game=game.engine, match=game.match, bot=game.player)  # type: ignore[arg-type]

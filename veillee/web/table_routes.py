@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from prometheus_client import Counter, Gauge
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from veillee.games import GAMES
+from veillee.games import names
 from veillee.tables import TableRefusal, TableService, channel, seat_view
 from veillee.web import i18n
 from veillee.web.guards import RateLimit, origin_allowed
@@ -124,7 +124,7 @@ class ApiRefusal(Exception):
 
 def has_page(game: str) -> bool:
     """Whether ``game`` has a table page: tables are only made for games one can play."""
-    return game in GAMES and f"{game}_table.html" in templates.env.list_templates()
+    return game in names() and f"{game}_table.html" in templates.env.list_templates()
 
 
 def check_client_options(game: str, options: dict[str, int]) -> None:
@@ -151,7 +151,7 @@ def parse_create_table(raw: bytes) -> CreateTable:
     game = data.get("game")
     if not isinstance(game, str) or len(game) > 32:
         raise ApiRefusal(400, "bad_request")
-    if game not in GAMES:
+    if game not in names():
         raise ApiRefusal(404, "unknown_game")
     if not has_page(game):
         raise ApiRefusal(404, "game_not_available")

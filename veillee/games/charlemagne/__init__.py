@@ -7,6 +7,8 @@ the computer players in ``bot``.
 
 from __future__ import annotations
 
+from veillee.games.contract import GameInfo, Option
+
 from .rules import (
     LADDER,
     POINTS,
@@ -26,7 +28,16 @@ from .rules import (
 )
 from .views import observation, view
 
+INFO = GameInfo(
+    name="charlemagne",
+    seats=4,
+    seat_names=("N", "E", "S", "W"),
+    options={"target": Option(values=(32,), default=32)},
+)
+"""Four seats N, E, S, W clockwise, partners opposite; first team to 32 (rules §2)."""
+
 __all__ = [
+    "INFO",
     "LADDER",
     "POINTS",
     "REASONS",

@@ -22,8 +22,18 @@ from veillee.games.chouine.rules import (
     why_illegal,
 )
 from veillee.games.chouine.views import observation, view
+from veillee.games.contract import GameInfo, Option
+
+INFO = GameInfo(
+    name="chouine",
+    seats=2,
+    seat_names=("A", "B"),
+    options={"best_of": Option(values=(3, 5), default=5)},
+)
+"""Two seats; one manche, best of 3 or best of 5 parties (rules §2)."""
 
 __all__ = [
+    "INFO",
     "REASONS",
     "Action",
     "State",
