@@ -34,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
         from veillee.web import create_app
 
         settings = Settings()
+        if settings.test_hooks:
+            parser.error("VEILLEE_TEST_HOOKS is for the browser tests, never for a served site")
         print(f"Veillée: http://{args.host}:{args.port}", flush=True)
         uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
         return 0

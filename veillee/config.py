@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     hello_timeout_s: float = 10.0
     """A table socket that has not sent ``hello`` by then is closed."""
 
+    test_hooks: bool = False
+    """Browser tests only: serve ``POST /api/test/tables`` (a computer table from a scripted
+    deck, or with a lowered target; :mod:`veillee.web.scripted_tables`). Off by default;
+    ``veillee serve`` refuses to start with it on."""
+
     def resolved_database_url(self) -> str:
         """The database URL in force (the SQLite file under ``data_dir`` unless one is set)."""
         if self.database_url:

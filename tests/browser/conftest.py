@@ -6,6 +6,7 @@ Recipe: shared/TESTING.md. Playwright never downloads a browser here: it launche
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -19,6 +20,7 @@ import uvicorn
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from tests.conftest import make_settings
+from veillee.config import Settings
 from veillee.web import create_app
 
 CHROMIUM = os.environ.get("VEILLEE_CHROMIUM", "/usr/bin/chromium")
@@ -41,12 +43,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a Veillée server (fresh SQLite, no pacing) running for the whole session."""
-    data: Path = tmp_path_factory.mktemp("live")
+@contextlib.contextmanager
+def serving(settings: Settings) -> Iterator[str]:
+    """Run a Veillée server with ``settings`` in a thread; yields its base URL."""
     port = _free_port()
-    app = create_app(make_settings(data))
+    app = create_app(settings)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -55,9 +56,19 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("uvicorn failed to start")
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a Veillée server (fresh SQLite, no pacing) running for the whole session."""
+    data: Path = tmp_path_factory.mktemp("live")
+    with serving(make_settings(data)) as url:
+        yield url
 
 
 @pytest_asyncio.fixture(scope="session")
@@ -86,3 +97,15 @@ async def phone(browser: Browser) -> AsyncIterator[Page]:
     ctx = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
     yield await ctx.new_page()
     await ctx.close()
+
+
+@pytest.fixture(scope="session")
+def hooked_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server with the test hooks on (scripted deals, lowered targets) and the computer at a
+    quick but visible pace: ``bot_delay_ms`` 100, ``trick_pause_ms`` 200."""
+    settings = make_settings(tmp_path_factory.mktemp("hooked"))
+    settings.test_hooks = True
+    settings.bot_delay_ms = 100
+    settings.trick_pause_ms = 200
+    with serving(settings) as url:
+        yield url

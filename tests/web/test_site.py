@@ -43,7 +43,10 @@ async def test_favicon_is_served_and_openapi_is_not_public(app: FastAPI) -> None
         assert (await c.get("/openapi.json")).status_code == 404
 
 
-async def test_charlemagne_says_it_is_coming_soon(app: FastAPI) -> None:
+async def test_charlemagne_page_offers_the_computer_table(app: FastAPI) -> None:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
         page = await c.get("/charlemagne", headers={"accept-language": "fr"})
-        assert page.status_code == 200 and "Bientôt" in page.text and "Charlemagne" in page.text
+        assert page.status_code == 200 and "Bientôt" not in page.text
+        assert "Jouer contre l&#39;ordinateur — première équipe à 32" in page.text
+        home = await c.get("/", headers={"accept-language": "en"})
+        assert 'href="/charlemagne"' in home.text and "Coming soon" not in home.text

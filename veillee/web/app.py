@@ -24,6 +24,7 @@ ROUTERS: tuple[str, ...] = (
     "veillee.web.pages",
     "veillee.web.table_routes",
     "veillee.web.sheet_routes",
+    "veillee.web.scripted_tables",
 )
 """Modules exposing ``router`` (an APIRouter) and optionally ``async def start(app, stack)`` to
 run background work for the app's lifetime."""

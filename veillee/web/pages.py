@@ -57,6 +57,6 @@ async def catalog(lang: str) -> JSONResponse:
 
 
 @router.get("/charlemagne", response_class=HTMLResponse)
-async def charlemagne_soon(request: Request) -> HTMLResponse:
-    """Charlemagne's table page is a later issue: say so in the page's language."""
-    return render(request, "soon.html", game_key="home.charlemagne")
+async def charlemagne_page(request: Request) -> HTMLResponse:
+    """The Charlemagne page: what the game is, and "Play against the computer"."""
+    return render(request, "charlemagne.html", game="charlemagne")

@@ -1,5 +1,6 @@
 // Cards drawn as SVG by our own code: rank and suit in two corners, a large suit sign in the
-// centre, court cards with their letter and a simple frame. Each card is a <button>.
+// centre, court cards with their letter and a simple frame; the jokers (BJ, LJ) a star lettered
+// BIG or LITTLE in the page's language. Each card is a <button>.
 const SVG = "http://www.w3.org/2000/svg";
 
 const SUIT_PATHS = {
@@ -11,6 +12,18 @@ const SUIT_PATHS = {
 };
 const RED = new Set(["H", "D"]);
 const COURTS = new Set(["K", "Q", "J"]);
+const JOKERS = new Set(["BJ", "LJ"]);
+
+/** The points of a five-pointed star centred on (cx, cy), outer radius r. */
+function starPoints(cx, cy, r) {
+  const points = [];
+  for (let i = 0; i < 10; i += 1) {
+    const radius = i % 2 === 0 ? r : r * 0.42;
+    const angle = -Math.PI / 2 + (i * Math.PI) / 5;
+    points.push(`${(cx + radius * Math.cos(angle)).toFixed(2)},${(cy + radius * Math.sin(angle)).toFixed(2)}`);
+  }
+  return points.join(" ");
+}
 
 function el(name, attrs = {}) {
   const node = document.createElementNS(SVG, name);
@@ -27,13 +40,35 @@ export function rankLabel(rank, t) {
   return t(`card.short.${rank}`);
 }
 
-/** "Jack of hearts" / "Valet de cœur". */
+/** "Jack of hearts" / "Valet de cœur"; "Big joker" / "Grand joker". */
 export function cardName(code, t) {
+  if (JOKERS.has(code)) return t(`card.joker.${code}`);
   return t("card.name", { rank: t(`card.rank.${code[0]}`), suit: t(`card.suit.${code[1]}`) });
+}
+
+// A joker: a star lettered BIG or LITTLE (the Big one larger and red, the Little one black; the
+// word tells them apart, not the colour), a small star and the word's initial in two corners.
+function jokerFace(code, t) {
+  const big = code === "BJ";
+  const svg = el("svg", { viewBox: "0 0 60 90", class: `card-face joker ${big ? "red" : "black"}`, "aria-hidden": "true", focusable: "false" });
+  svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 5, class: "card-paper" }));
+  for (const flip of [false, true]) {
+    const g = el("g", flip ? { transform: "rotate(180 30 45)" } : {});
+    const text = el("text", { x: 7.5, y: 13, class: "card-rank", "text-anchor": "middle" });
+    text.textContent = t(`card.joker.short.${code}`);
+    g.append(text, el("polygon", { points: starPoints(7.5, 20, 4.5) }));
+    svg.append(g);
+  }
+  svg.append(el("polygon", { points: starPoints(30, 39, big ? 19 : 14) }));
+  const word = el("text", { x: 30, y: 69, class: "card-joker-word", "text-anchor": "middle", "font-size": 10, "font-weight": 700, "letter-spacing": 0.5 });
+  word.textContent = t(`card.joker.word.${code}`);
+  svg.append(word);
+  return svg;
 }
 
 /** An <svg> face of ``code`` (60 × 90 units). */
 export function cardFace(code, t) {
+  if (JOKERS.has(code)) return jokerFace(code, t);
   const [rank, suit] = [code[0], code[1]];
   const svg = el("svg", { viewBox: "0 0 60 90", class: `card-face ${RED.has(suit) ? "red" : "black"}`, "aria-hidden": "true", focusable: "false" });
   svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 5, class: "card-paper" }));

@@ -1,16 +1,17 @@
-// The game page: "Play against the computer" (best of 5, or the "Best of 3" button beside it)
-// makes a computer table, keeps the seat token in this tab's sessionStorage (closing the tab
-// ends the match) and opens the table.
+// The game page: "Play against the computer" (and, for Chouine, "Best of 3" beside it) makes a
+// computer table, keeps the seat token in this tab's sessionStorage (closing the tab ends the
+// match) and opens the table. A button's data-best-of, when it has one, is the match option.
 const page = document.getElementById("game-page");
-const buttons = [document.getElementById("play-computer"), document.getElementById("play-computer-3")];
+const buttons = [...page.querySelectorAll(".play-choices button")];
 
-async function play(bestOf) {
-  for (const button of buttons) button.disabled = true;
+async function play(button) {
+  for (const each of buttons) each.disabled = true;
+  const options = button.dataset.bestOf ? { best_of: Number(button.dataset.bestOf) } : {};
   try {
     const response = await fetch("/api/tables", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ game: page.dataset.game, options: { best_of: bestOf } }),
+      body: JSON.stringify({ game: page.dataset.game, options }),
     });
     if (!response.ok) throw new Error(String(response.status));
     const table = await response.json();
@@ -18,10 +19,10 @@ async function play(bestOf) {
     location.assign(table.url);
   } catch {
     document.getElementById("play-error").hidden = false;
-    for (const button of buttons) button.disabled = false;
+    for (const each of buttons) each.disabled = false;
   }
 }
 
 for (const button of buttons) {
-  button.addEventListener("click", () => play(Number(button.dataset.bestOf)));
+  button.addEventListener("click", () => play(button));
 }

@@ -1,0 +1,160 @@
+"""Rules §12 at Charlemagne computer tables, through the real table socket: over 200+ hands, every
+frame sent to the person's seat (North) shows only cards that seat may see at the version it
+describes — never the kitty (unless North took it), a discard of anyone else, an unused kitty,
+a sitting-out partner's thrown hand, or a blind card North is not party to — and no server-only
+key. North is played through the socket by the computer player from North's own view (with
+now and then a random bid, so that North also bids the solo contracts, passes a card blind and
+sits out); East, South and West are the table's computer seats. The first hand is scripted
+(through the test hook's functions) so that South bids Charlemagne."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from httpx_ws import AsyncWebSocketSession, aconnect_ws
+from httpx_ws.transport import ASGIWebSocketTransport
+
+from tests.browser.charlemagne_player import CHARLEMAGNE_DEAL
+from tests.games.charlemagne.seen import allowed_cards, cards_in
+from veillee.tables import GameModules, TableService
+from veillee.web.scripted_tables import ScriptedTable, scripted_match, seat_at
+
+SEED = 20261201
+"""One seed for the table ids, the deals and every decision: a failure reproduces."""
+
+HANDS = 200
+SERVER_ONLY = re.compile(r'"(deck|seed|rng|hands|out_discards|blind|kitty_taken)"\s*:')
+"""Keys of the stored match (rules.to_json) that a seat's frame must never carry."""
+
+
+async def frames_until(ws: AsyncWebSocketSession, version: int) -> list[dict[str, Any]]:
+    """This socket's frames up to and including its state at ``version``."""
+    received = []
+    while True:
+        text = await asyncio.wait_for(ws.receive_text(), 30)  # a loaded CI machine is slow
+        message = json.loads(text)
+        received.append({"text": text, **message})
+        assert message["type"] != "error", f"v{version}: {message}"
+        if message["type"] == "state" and message["version"] == version:
+            return received
+
+
+def north_decides(
+    observation: dict[str, Any], legal: list[Any], rng: random.Random, first_hand: bool
+) -> Any:
+    """The computer player's choice for North, or (after the first, scripted hand) now and then
+    a random legal bid or choice."""
+    mods = GameModules.of("charlemagne")
+    wild = not first_hand and rng.random() < 0.3
+    if observation["phase"] in ("auction", "choose") and wild:
+        return rng.choice(legal)
+    return mods.bot.choose(observation, legal, rng)
+
+
+async def test_every_frame_to_the_person_at_a_computer_table_respects_rules_12(
+    app: FastAPI,
+) -> None:
+    app.state.settings.max_messages_per_second = 10_000.0  # the test plays faster than people
+    # A seeded service without autoplay: the test moves the computer seats itself (step), so
+    # it knows the table behind every version a frame describes.
+    service = TableService(
+        app.state.store, app.state.bus, app.state.settings, autoplay=False, seed=SEED
+    )
+    app.state.tables = service
+    # The first hand is dealt so that South bids Charlemagne (North passes it a card blind and
+    # sits out: rare in random deals); the test hook's own functions seat North at it.
+    scripted = scripted_match(ScriptedTable(game="charlemagne", deck=CHARLEMAGNE_DEAL, dealer=3))
+    grant = await seat_at(service, "charlemagne", scripted, {})
+    mods = GameModules.of("charlemagne")
+    rng = random.Random(SEED)
+    allowed_at: dict[int, set[str]] = {}
+    seen: Counter[str] = Counter()
+    hands = frames = 0
+    transport = ASGIWebSocketTransport(app)
+    async with (
+        httpx.AsyncClient(transport=transport, base_url="http://t") as client,
+        aconnect_ws(f"/ws/tables/{grant.table_id}", client) as ws,
+    ):
+        await ws.send_text(json.dumps({"type": "hello", "token": grant.token}))
+        record = await service.load(grant.table_id)
+        received = await frames_until(ws, record.version)
+        while True:
+            # Nothing moves the table but this loop: the stored record is the table that
+            # the frames just received describe.
+            version = record.version
+            m = mods.match.from_json(record.data["match"])
+            allowed_at[version] = allowed_cards(m.deal, 0)
+            for frame in received:
+                where = f"seed {SEED}, hand {hands + 1}, v{version}: {frame['text']}"
+                shown = cards_in(json.loads(frame["text"]))
+                limit = allowed_at[frame["version"]] if frame["type"] == "state" else set()
+                assert shown <= limit, f"{sorted(shown - limit)} shown, {where}"
+                assert SERVER_ONLY.search(frame["text"]) is None, where
+                frames += 1
+            tally(seen, m.deal)
+            if mods.match.to_act(m) not in (0, None):
+                stepped = await service.step(grant.table_id, record=record)
+                assert stepped is not None and stepped.version == version + 1
+                record = stepped
+                received = await frames_until(ws, version + 1)
+                continue
+            if mods.match.deal_over(m):
+                hands += 1
+                if hands >= HANDS:
+                    break
+                change: dict[str, Any] = (
+                    {"type": "new_match", "options": {}}
+                    if mods.match.is_over(m)
+                    else {"type": "next", "version": version}
+                )
+            else:
+                observation = mods.match.observation(m, 0)["deal"]
+                legal = mods.match.legal_actions(m)
+                action = north_decides(observation, legal, rng, first_hand=hands == 0)
+                change = {"type": "act", "action": str(action), "version": version}
+            change["client_id"] = f"c{version}"
+            await ws.send_text(json.dumps(change))
+            received = await frames_until(ws, version + 1)
+            record = await service.load(grant.table_id)
+            assert record.version == version + 1
+    assert hands >= HANDS and frames > HANDS * 20
+    # North met every situation §12 speaks of, from every side of it.
+    for situation in (
+        "north took the kitty",
+        "north discarded",
+        "another seat took the kitty",
+        "north passed a card blind",
+        "north received a blind card",
+        "north sat out",
+        "an unused kitty",
+        "a hand stopped early",
+    ):
+        assert seen[situation] > 0, (situation, seen)
+
+
+def tally(seen: Counter[str], deal: Any) -> None:
+    """Count the §12 situations the hand shows at this version (see the test's end)."""
+    bidder = deal.bidder
+    if bidder is None:
+        return
+    if deal.kitty_taken:
+        seen["north took the kitty" if bidder == 0 else "another seat took the kitty"] += 1
+    if deal.discards and bidder == 0:
+        seen["north discarded"] += 1
+    if deal.blind is not None and bidder == 0:
+        seen["north received a blind card"] += 1
+    if deal.blind is not None and bidder == 2:
+        seen["north passed a card blind"] += 1
+    if deal.sitting_out == 0 and deal.out_discards:
+        seen["north sat out"] += 1
+    if deal.phase == "play" and not deal.kitty_taken:
+        seen["an unused kitty"] += 1
+    if deal.phase == "over" and len(deal.tricks) < 8:
+        seen["a hand stopped early"] += 1

@@ -1,0 +1,209 @@
+// What the Charlemagne table says, in the page's language: seat names as seen from this seat,
+// contracts, the turn line, the contract and trick lines, and why a hand ended. Every number
+// comes from the view (docs/charlemagne-views.md); the page computes no rule.
+const NUMBER_BIDS = new Set(["5", "6", "7", "8"]);
+const NO_TRUMP = new Set(["mulot", "gros-mulot"]);
+
+/** Where ``seat`` sits as seen from ``me``: "you", "left", "partner" or "right". */
+export function place(seat, me) {
+  return ["you", "left", "partner", "right"][(seat - me + 4) % 4];
+}
+
+export function isNumberBid(contract) {
+  return NUMBER_BIDS.has(contract);
+}
+
+export class Words {
+  constructor(t, lang) {
+    this.t = t;
+    this.rules = new Intl.PluralRules(lang);
+  }
+
+  /** ``key.one`` / ``key.other`` (or any form Intl.PluralRules picks) with {n}. */
+  plural(key, n, values = {}) {
+    return this.t(`${key}.${this.rules.select(n)}`, { n, ...values });
+  }
+
+  /** "North", "East"… (the deal view's seat names, in words). */
+  compass(deal, seat) {
+    return this.t(`charlemagne.seat.${deal.seat_names[seat]}`);
+  }
+
+  /** How a seat is called in a sentence: "you", "your partner", "East". */
+  who(deal, seat, me) {
+    const where = place(seat, me);
+    if (where === "you") return this.t("charlemagne.who.you");
+    if (where === "partner") return this.t("charlemagne.who.partner");
+    return this.compass(deal, seat);
+  }
+
+  /** A seat as listed in the auction: "You", "Partner", "East". */
+  seatLabel(deal, seat, me) {
+    const where = place(seat, me);
+    if (where === "you" || where === "partner") return this.t(`charlemagne.label.${where}`);
+    return this.compass(deal, seat);
+  }
+
+  /** A seat in one word, for captions: "You", "South", "East". */
+  seatShort(deal, seat, me) {
+    return place(seat, me) === "you" ? this.t("charlemagne.table.you") : this.compass(deal, seat);
+  }
+
+  /** The two seats of a team, in words: "you and your partner", "East and West". */
+  side(deal, team, me) {
+    if (team === me % 2) return this.t("charlemagne.side.us");
+    return this.t("charlemagne.side.pair", {
+      a: this.compass(deal, team),
+      b: this.compass(deal, team + 2),
+    });
+  }
+
+  contract(contract) {
+    return this.t(`charlemagne.bid.${contract}`);
+  }
+
+  /** A bid or pass as shown at a seat: "Pass", "6", "Mulot". */
+  bid(bid) {
+    return bid === "pass" ? this.t("charlemagne.bid.pass") : this.contract(bid);
+  }
+
+  /** Whose turn it is and what they are doing; always says something. */
+  turnLine(state) {
+    const { match, deal } = state.view;
+    const me = state.seat;
+    if (match.over) return this.t("charlemagne.turn.match_over");
+    if (deal.to_act === null) return this.t("charlemagne.turn.hand_over");
+    const step = deal.phase === "play" ? (deal.trick.length ? "follow" : "lead") : deal.phase;
+    const where = place(deal.to_act, me);
+    if (where === "you") {
+      if (deal.phase === "auction" && !deal.legal.includes("pass")) return this.t("charlemagne.turn.you.stuck");
+      if (deal.phase === "discard") return this.plural("charlemagne.turn.you.discard", discardCount(deal));
+      return this.t(`charlemagne.turn.you.${step}`);
+    }
+    const verb = deal.phase === "play" ? "play" : deal.phase;
+    if (where === "partner") return this.t(`charlemagne.turn.partner.${verb}`);
+    return this.t(`charlemagne.turn.other.${verb}`, { name: this.compass(deal, deal.to_act) });
+  }
+
+  /** "Hand 3 · East deals · first to 32". */
+  matchLine(state) {
+    const { match, deal } = state.view;
+    return this.t("charlemagne.match.line", {
+      hand: match.hand,
+      dealer: this.compass(deal, match.dealer),
+      target: match.target,
+    });
+  }
+
+  /** The contract and what it asks, or the auction so far. */
+  contractLine(state) {
+    const deal = state.view.deal;
+    const me = state.seat;
+    if (deal.contract === null) {
+      const bids = deal.bids.filter((b) => b.bid !== "pass");
+      if (!bids.length) return this.t("charlemagne.contract.auction_open");
+      const top = bids[bids.length - 1];
+      return this.t("charlemagne.contract.auction_high", {
+        bid: this.contract(top.bid),
+        name: this.who(deal, top.seat, me),
+      });
+    }
+    const bidder = this.who(deal, deal.bidder, me);
+    let goal;
+    if (isNumberBid(deal.contract)) {
+      const us = deal.bidder % 2 === me % 2 ? "us" : "them";
+      goal = this.t(`charlemagne.goal.number.${us}`, { side: this.side(deal, deal.bidder % 2, me), n: deal.contract });
+    } else if (NO_TRUMP.has(deal.contract)) {
+      goal = this.t("charlemagne.goal.no_trick", { name: bidder });
+    } else {
+      goal = this.t("charlemagne.goal.every_trick", { name: bidder });
+    }
+    return this.t("charlemagne.contract.line", { contract: this.contract(deal.contract), name: bidder, goal });
+  }
+
+  /** "Trumps: hearts", "No trumps but the jokers", or "" before trumps are named. */
+  trumpLine(deal) {
+    if (deal.trump) return this.t("charlemagne.trump.named", { suit: this.t(`card.suit.${deal.trump}`) });
+    if (NO_TRUMP.has(deal.contract)) return this.t("charlemagne.trump.jokers_only");
+    return "";
+  }
+
+  /** Tricks won so far: per side, or the solo bidder against the others. */
+  tricksLine(state) {
+    const deal = state.view.deal;
+    const me = state.seat;
+    if (deal.bidder_tricks !== null && deal.bidder_tricks !== undefined) {
+      return this.t("charlemagne.tricks.solo", {
+        name: this.who(deal, deal.bidder, me),
+        bidder: deal.bidder_tricks,
+        others: deal.opponent_tricks,
+      });
+    }
+    const mine = me % 2;
+    return this.t("charlemagne.tricks.sides", { us: deal.tricks_won[mine], them: deal.tricks_won[1 - mine] });
+  }
+
+  /** Why the hand ended, with the view's numbers ("East and West took 3 tricks: …"). */
+  whyItEnded(state) {
+    const deal = state.view.deal;
+    const outcome = deal.outcome;
+    const me = state.seat;
+    const team = outcome.bidder % 2;
+    const where = place(outcome.bidder, me);
+    const person = where === "you" ? "you" : where === "partner" ? "partner" : "other";
+    const name = this.compass(deal, outcome.bidder);
+    if (isNumberBid(outcome.contract)) {
+      // The side whose tricks decided it: the bidders when made, the others when failed.
+      const winners = outcome.made ? team : 1 - team;
+      const us = winners === me % 2 ? "us" : "them";
+      return this.plural(`charlemagne.end.number_${outcome.made ? "made" : "failed"}.${us}`, outcome.tricks[winners], {
+        side: this.side(deal, 1 - me % 2, me),
+        contract: outcome.contract,
+      });
+    }
+    const kind = NO_TRUMP.has(outcome.contract) ? "mulot" : "charlemagne";
+    return this.t(`charlemagne.end.${kind}_${outcome.made ? "made" : "failed"}.${person}`, { name });
+  }
+
+  /** "The hand stopped after trick 5: the other cards are not played." or "". */
+  stoppedEarly(deal) {
+    if (deal.trick_number >= 8) return "";
+    return this.t("charlemagne.end.stopped_early", { n: deal.trick_number });
+  }
+
+  /** "Contract made: +6 for you and your partner". */
+  handHeadline(state) {
+    const outcome = state.view.deal.outcome;
+    return this.t(`charlemagne.end.headline.${outcome.made ? "made" : "failed"}`, {
+      points: outcome.points,
+      side: this.side(state.view.deal, outcome.scoring_team, state.seat),
+    });
+  }
+
+  /** "You and your partner win the match 34–20." */
+  matchResult(state) {
+    const { match, deal } = state.view;
+    const mine = state.seat % 2;
+    const winner = match.winner;
+    const key = winner === mine ? "charlemagne.match.we_win" : "charlemagne.match.they_win";
+    return this.t(key, {
+      side: this.side(deal, winner, state.seat),
+      winner: match.scores[winner],
+      loser: match.scores[1 - winner],
+    });
+  }
+
+  /** "Us 12 – 8 Them". */
+  score(state) {
+    const mine = state.seat % 2;
+    const scores = state.view.match.scores;
+    return this.t("charlemagne.match.score", { us: scores[mine], them: scores[1 - mine] });
+  }
+}
+
+/** How many cards the discard asks for: the number of cards in a legal discard. */
+export function discardCount(deal) {
+  const first = deal.legal.find((a) => a.startsWith("discard "));
+  return first ? first.split(" ").length - 1 : 0;
+}
+
