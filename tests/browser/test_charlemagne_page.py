@@ -5,6 +5,7 @@ computer at a human pace; and the way in from the home page, reload, keyboard, j
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -398,3 +399,31 @@ async def test_going_offline_shows_reconnecting_then_back_without_moving_the_han
     await expect(banner).to_have_text("Back")
     await expect(phone.get_by_test_id("turn-line")).to_have_text("Your turn — bid or pass")
     await expect(banner).to_be_hidden()
+
+
+async def test_another_seats_gros_mulot_spread_is_drawn_face_up_at_its_seat(
+    hooked_server: str, page: Page
+) -> None:
+    # The computer never bids Gros Mulot; a shared table will. The page draws whatever spread
+    # the view gives: frames are passed on with East as a Gros Mulot bidder spreading two cards.
+    async def relay(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            state = json.loads(message)
+            if state["type"] == "state":
+                deal = state["view"]["deal"]
+                deal.update(contract="gros-mulot", bidder=1, sitting_out=3, spread=["7C", "KD"])
+            ws.send(json.dumps(state))
+
+        server.on_message(to_page)
+
+    await page.route_web_socket("**/ws/tables/*", relay)
+    await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3)
+    spread = page.get_by_test_id("seat-left").get_by_test_id("spread")
+    await expect(spread.get_by_role("img", name="Seven of clubs")).to_be_visible()
+    await expect(spread.get_by_role("img", name="King of diamonds")).to_be_visible()
+    await expect(page.get_by_test_id("seat-left").locator(".backs")).to_have_count(0)
+    await expect(page.get_by_test_id("seat-right").locator('[data-chip="out"]')).to_have_text(
+        "Sits out"
+    )

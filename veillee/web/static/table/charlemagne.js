@@ -193,7 +193,7 @@ function renderMe(state) {
   renderSeat($("seat-you"), me, state, words, state.seats);
   const note = $("hand-note");
   let text = "";
-  if (deal.sitting_out === me) {
+  if (deal.sitting_out === me && deal.hand.length === 0) {
     text = words.t("charlemagne.hand.sitting_out", { contract: words.contract(deal.contract) });
   } else if (deal.spread && deal.bidder === me) {
     text = words.t("charlemagne.hand.spread");

@@ -21,7 +21,8 @@ export function renderSeat(node, seat, state, words, seats) {
   const where = place(seat, me);
   node.dataset.seat = deal.seat_names[seat];
   node.dataset.active = String(deal.to_act === seat);
-  node.dataset.sittingOut = String(deal.sitting_out === seat);
+  // Sitting out once its cards are gone (a Charlemagne partner first passes its card blind).
+  node.dataset.sittingOut = String(deal.sitting_out === seat && deal.hand_counts[seat] === 0);
 
   const name = document.createElement("span");
   name.className = "seat-name";
