@@ -1,6 +1,10 @@
 import httpx
 from fastapi import FastAPI
 
+from veillee.games import names
+from veillee.web import i18n
+from veillee.web.pages import playable
+
 
 async def test_home_speaks_the_browser_language_and_sets_security_headers(app: FastAPI) -> None:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
@@ -47,3 +51,16 @@ async def test_charlemagne_says_it_is_coming_soon(app: FastAPI) -> None:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
         page = await c.get("/charlemagne", headers={"accept-language": "fr"})
         assert page.status_code == 200 and "Bientôt" in page.text and "Charlemagne" in page.text
+
+
+async def test_game_pages_and_the_home_list_come_from_the_registry(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        home = (await c.get("/", headers={"accept-language": "en"})).text
+        for game in names():
+            assert i18n.t("en", f"home.{game}.blurb") in home
+            page = await c.get(f"/{game}", headers={"accept-language": "en"})
+            assert page.status_code == 200
+            assert (f'href="/{game}"' in home) == playable(game)
+            assert ("Coming soon" in page.text) == (not playable(game)), game
+        assert any(playable(game) for game in names())
+        assert (await c.get("/nogame")).status_code == 404
