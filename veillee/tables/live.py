@@ -199,10 +199,10 @@ class LiveRecords:
         return await self.store.applied(record_id, client_id) is not None
 
     async def _announce(self, record: Record) -> None:
-        # Other processes first, then this one's watchers from the record in hand: a socket
-        # that made the change sends its ack before the fan-out's state (see web/live_socket).
-        await self.bus.publish(self.channel(record.id), str(record.version))
+        # This process's watchers first, from the record in hand (and so before this process
+        # hears its own message back from the bus, which it then ignores); then the others.
         self.fanout.deliver(record)
+        await self.bus.publish(self.channel(record.id), str(record.version))
 
     async def sweep(self) -> list[str]:
         """Delete every record of this kind whose lifetime has run out at ``clock()``, and tell

@@ -15,6 +15,7 @@ codes: 1008 foreign Origin, 4403 token refused, 4404 record gone, 4408 no hello 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Hashable
 from typing import Any, Protocol
@@ -152,7 +153,9 @@ class Session:
                 return
         await self.error(reason, message.client_id)
         if reason != records.gone:
-            await self.send_current()
+            # Gone meanwhile: the fan-out's "gone" closes the socket.
+            with contextlib.suppress(Refusal):
+                await self.send_current()
 
     # ---- the fan-out's side ---------------------------------------------------------------
 
