@@ -31,21 +31,19 @@ class Settings(BaseSettings):
 
     computer_table_idle_s: int = 2 * 3600
     """A computer table untouched this long is dropped."""
-    shared_table_wait_s: int = 15 * 60
-    """A shared table waits this long for its seats to fill."""
     shared_table_idle_s: int = 48 * 3600
     """A shared table lives this long after its last move."""
     sheet_idle_s: int = 365 * 24 * 3600
     """A score sheet lives this long after its last change."""
-    sweep_interval_s: int = 60
-    """How often expired tables are deleted."""
+    sweep_interval_s: float = 60
+    """How often expired tables and sheets are deleted (one sweeper for both)."""
 
     max_message_bytes: int = 4096
-    """Largest websocket message accepted."""
+    """Largest websocket message, and largest API request body, accepted (bytes)."""
     max_messages_per_second: float = 20.0
     """Rate limit per websocket connection (token bucket, burst of twice this)."""
     hello_timeout_s: float = 10.0
-    """A table socket that has not sent ``hello`` by then is closed."""
+    """A live socket (table or sheet) that has not sent ``hello`` by then is closed."""
 
     test_hooks: bool = False
     """Browser tests only: serve ``POST /api/test/tables`` (a computer table from a scripted

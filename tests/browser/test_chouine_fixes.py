@@ -111,7 +111,7 @@ def chouine_state(best_of: int, wins: list[int], over: bool) -> dict[str, Any]:
 
 SHOW_COUNT = """async ([state]) => {
     const { showCount } = await import('/static/table/count.js');
-    const { loadCatalog } = await import('/static/table/i18n.js');
+    const { loadCatalog } = await import('/static/live/i18n.js');
     showCount(state, await loadCatalog(document.getElementById('table').dataset.lang));
 }"""
 

@@ -23,8 +23,9 @@ from httpx_ws.transport import ASGIWebSocketTransport
 
 from tests.browser.charlemagne_player import CHARLEMAGNE_DEAL
 from tests.games.charlemagne.seen import allowed_cards, cards_in
-from veillee.tables import GameModules, TableService
-from veillee.web.scripted_tables import ScriptedTable, scripted_match, seat_at
+from veillee.games import find
+from veillee.tables import TableService
+from veillee.web.scripted_tables import ScriptedTable, scripted_match
 
 SEED = 20261201
 """One seed for the table ids, the deals and every decision: a failure reproduces."""
@@ -51,11 +52,11 @@ def north_decides(
 ) -> Any:
     """The computer player's choice for North, or (after the first, scripted hand) now and then
     a random legal bid or choice."""
-    mods = GameModules.of("charlemagne")
+    game = find("charlemagne")
     wild = not first_hand and rng.random() < 0.3
     if observation["phase"] in ("auction", "choose") and wild:
         return rng.choice(legal)
-    return mods.bot.choose(observation, legal, rng)
+    return game.player.choose(observation, legal, rng)
 
 
 async def test_every_frame_to_the_person_at_a_computer_table_respects_rules_12(
@@ -71,8 +72,8 @@ async def test_every_frame_to_the_person_at_a_computer_table_respects_rules_12(
     # The first hand is dealt so that South bids Charlemagne (North passes it a card blind and
     # sits out: rare in random deals); the test hook's own functions seat North at it.
     scripted = scripted_match(ScriptedTable(game="charlemagne", deck=CHARLEMAGNE_DEAL, dealer=3))
-    grant = await seat_at(service, "charlemagne", scripted, {})
-    mods = GameModules.of("charlemagne")
+    grant = await service.create_computer_table("charlemagne", {}, match=scripted)
+    game = find("charlemagne")
     rng = random.Random(SEED)
     allowed_at: dict[int, set[str]] = {}
     seen: Counter[str] = Counter()
@@ -89,7 +90,7 @@ async def test_every_frame_to_the_person_at_a_computer_table_respects_rules_12(
             # Nothing moves the table but this loop: the stored record is the table that
             # the frames just received describe.
             version = record.version
-            m = mods.match.from_json(record.data["match"])
+            m = game.match.from_json(record.data["match"])
             allowed_at[version] = allowed_cards(m.deal, 0)
             for frame in received:
                 where = f"seed {SEED}, hand {hands + 1}, v{version}: {frame['text']}"
@@ -99,24 +100,24 @@ async def test_every_frame_to_the_person_at_a_computer_table_respects_rules_12(
                 assert SERVER_ONLY.search(frame["text"]) is None, where
                 frames += 1
             tally(seen, m.deal)
-            if mods.match.to_act(m) not in (0, None):
+            if game.match.to_act(m) not in (0, None):
                 stepped = await service.step(grant.table_id, record=record)
                 assert stepped is not None and stepped.version == version + 1
                 record = stepped
                 received = await frames_until(ws, version + 1)
                 continue
-            if mods.match.deal_over(m):
+            if game.match.deal_over(m):
                 hands += 1
                 if hands >= HANDS:
                     break
                 change: dict[str, Any] = (
                     {"type": "new_match", "options": {}}
-                    if mods.match.is_over(m)
+                    if game.match.is_over(m)
                     else {"type": "next", "version": version}
                 )
             else:
-                observation = mods.match.observation(m, 0)["deal"]
-                legal = mods.match.legal_actions(m)
+                observation = game.match.observation(m, 0)["deal"]
+                legal = game.match.legal_actions(m)
                 action = north_decides(observation, legal, rng, first_hand=hands == 0)
                 change = {"type": "act", "action": str(action), "version": version}
             change["client_id"] = f"c{version}"

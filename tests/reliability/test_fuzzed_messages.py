@@ -15,7 +15,8 @@ from httpx_ws import aconnect_ws
 from httpx_ws.transport import ASGIWebSocketTransport
 
 from veillee.tables import HUMAN
-from veillee.web.table_protocol import BadMessage, Ping, parse_client_message
+from veillee.web.live_protocol import BadMessage, Ping
+from veillee.web.table_protocol import parse_client_message
 
 TYPES = ["act", "next", "new_match", "ping", "state", "", "ACT", None, 3]
 FIELDS = ["type", "client_id", "action", "version", "options", "lang", "extra"]

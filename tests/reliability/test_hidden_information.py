@@ -19,8 +19,9 @@ from httpx_ws.transport import ASGIWebSocketTransport
 
 from veillee.bus import InProcessBus
 from veillee.config import Settings
+from veillee.games import find
 from veillee.store import Store
-from veillee.tables import COMPUTER, HUMAN, GameModules, TableService, seat_view
+from veillee.tables import COMPUTER, HUMAN, TableService, seat_view
 from veillee.web.table_protocol import StateOut
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT987][SHDC])(?![A-Za-z0-9])")
@@ -142,7 +143,7 @@ async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAP
     app.state.tables = service
     record, grants = await service.create_table("chouine", (HUMAN, HUMAN), {"best_of": 3})
     tokens = {g.seat: g.token for g in grants}
-    mods = GameModules.of("chouine")
+    game = find("chouine")
     rng = random.Random(11)
     frames = parties = 0
     transport = ASGIWebSocketTransport(app)
@@ -165,20 +166,20 @@ async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAP
                         where = f"seed {SEED}, party {parties + 1}, v{version}, seat {seat}"
                         check_message(text, hidden, where)
                         frames += 1
-                m = mods.match.from_json(record.data["match"])
-                if mods.match.is_over(m):
+                m = game.match.from_json(record.data["match"])
+                if game.match.is_over(m):
                     parties += 1
                     if parties >= 12:
                         break
                     change: dict[str, Any] = {"type": "new_match", "options": {"best_of": 3}}
                     seat = 0
-                elif mods.match.deal_over(m):
+                elif game.match.deal_over(m):
                     parties += 1
                     change, seat = {"type": "next", "version": version}, 0
                 else:
-                    seat = mods.match.to_act(m)
-                    observation = mods.match.observation(m, seat)["deal"]
-                    action = mods.bot.choose(observation, mods.match.legal_actions(m), rng)
+                    seat = game.match.to_act(m)
+                    observation = game.match.observation(m, seat)["deal"]
+                    action = game.player.choose(observation, game.match.legal_actions(m), rng)
                     change = {"type": "act", "action": str(action), "version": version}
                 change["client_id"] = f"c{version}"
                 await sockets[seat].send_text(json.dumps(change))

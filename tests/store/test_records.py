@@ -70,3 +70,21 @@ async def test_applied_tells_the_version_a_client_id_produced(store: Store) -> N
     await store.commit(rec.id, 0, {"n": 1}, client_id="c1")
     assert await store.applied(rec.id, "c1") == 1
     assert await store.applied(rec.id, "c2") is None
+
+
+async def test_delete_expired_by_spares_a_record_whose_life_was_extended(store: Store) -> None:
+    now = datetime.now(UTC)
+    rec = await store.create("sheet", {}, {token_hash("y"): "scorer"}, expires_at=now)
+    # A change moved its expiry on after the sweeper listed it: the sweeper must not delete it.
+    await store.commit(rec.id, 0, {"n": 1}, expires_at=now + timedelta(hours=1))
+    assert await store.delete(rec.id, expired_by=now) is False
+    assert (await store.load(rec.id)).version == 1
+    assert await store.delete(rec.id, expired_by=now + timedelta(hours=2)) is True
+    assert await store.role_of(token_hash("y")) is None
+    assert await store.delete(rec.id) is False  # already gone: no error
+
+
+async def test_a_commit_returns_the_record_with_its_kind(store: Store) -> None:
+    rec = await store.create("sheet", {"n": 0})
+    done = await store.commit(rec.id, 0, {"n": 1})
+    assert (done.record.kind, done.record.version, done.record.data) == ("sheet", 1, {"n": 1})

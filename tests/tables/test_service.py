@@ -1,9 +1,10 @@
-"""The table service: seats and tokens, computer seats, pacing, lifetimes and the sweeper."""
+"""The table service: seats and tokens, computer seats, pacing, lifetimes and the sweeper; and
+no table or web module names a game."""
 
 from __future__ import annotations
 
-import ast
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -12,19 +13,12 @@ from pathlib import Path
 import pytest
 
 import veillee.tables as tables_package
+import veillee.web as web_package
 from veillee.bus import InProcessBus
 from veillee.config import Settings
-from veillee.games import names
+from veillee.games import find, names
 from veillee.store import Store, token_hash
-from veillee.tables import (
-    COMPUTER,
-    HUMAN,
-    GameModules,
-    TableRefusal,
-    TableService,
-    channel,
-    seat_view,
-)
+from veillee.tables import COMPUTER, HUMAN, Refusal, TableService, seat_view
 
 
 class Clock:
@@ -100,7 +94,7 @@ async def test_computer_moves_are_paced_by_the_bot_delay(store: Store, tmp_path:
     service = TableService(store, InProcessBus(), settings(tmp_path, bot_delay_ms=300))
     record, _ = await service.create_table("chouine", (COMPUTER, COMPUTER))
     try:
-        async with service.bus.subscribe(channel(record.id)) as queue:
+        async with service.bus.subscribe(service.live.channel(record.id)) as queue:
             started = time.monotonic()
             await asyncio.wait_for(queue.get(), 5)
             first = time.monotonic() - started
@@ -117,7 +111,7 @@ async def test_a_person_acting_out_of_turn_changes_nothing(store: Store, tmp_pat
     view = seat_view(record, 0)["view"]["deal"]
     waiting = 1 - view["to_act"]
     hand = seat_view(record, waiting)["view"]["deal"]["hand"]
-    with pytest.raises(TableRefusal) as refused:
+    with pytest.raises(Refusal) as refused:
         await service.act(record.id, waiting, "x1", hand[0])
     assert refused.value.reason == "not_your_turn"
     assert (await service.load(record.id)).version == 0
@@ -152,11 +146,11 @@ async def test_sweeper_drops_computer_tables_idle_past_the_limit(
     fresh = await service.create_computer_table("chouine")
     clock.now += timedelta(seconds=idle // 2 - 1)
     assert await service.sweep() == []
-    async with bus.subscribe(channel(old.table_id)) as queue:
+    async with bus.subscribe(service.live.channel(old.table_id)) as queue:
         clock.now += timedelta(seconds=2)
         assert await service.sweep() == [old.table_id]
         assert queue.get_nowait() == "gone"
-    with pytest.raises(TableRefusal) as gone:
+    with pytest.raises(Refusal) as gone:
         await service.load(old.table_id)
     assert gone.value.reason == "table_gone"
     assert await service.seat_of(old.table_id, old.token) is None
@@ -193,7 +187,7 @@ async def test_any_registered_game_plays_to_its_end_through_the_registry(
     game: str, store: Store, tmp_path: Path
 ) -> None:
     service = TableService(store, InProcessBus(), settings(tmp_path), autoplay=False)
-    seats = GameModules.of(game).match.seats
+    seats = find(game).info.seats
     record, _ = await service.create_table(game, (COMPUTER,) * seats)
     step = await service.step(record.id, record=record)
     moves = 0
@@ -205,13 +199,22 @@ async def test_any_registered_game_plays_to_its_end_through_the_registry(
     assert final["over"] and final["winner"] is not None
 
 
-def test_the_table_service_names_no_game() -> None:
-    # Generic over games: everything goes through the registry (no `if game == "chouine"`).
-    for path in Path(tables_package.__file__).parent.glob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        strings = {
-            node.value
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)
-        }
-        assert not strings & set(names()), path.name
+def _names_a_game(text: str) -> list[str]:
+    return [name for name in names() if re.search(rf"\b{name}\b", text, re.IGNORECASE)]
+
+
+def test_no_table_or_web_module_names_a_game() -> None:
+    # Generic over games: everything comes from the registry (no `if game == ...`, no route or
+    # option table per game), down to the comments.
+    assert _names_a_game(f'if game == "{names()[0].title()}":')  # the check can fail
+    folders = (Path(tables_package.__file__).parent, Path(web_package.__file__).parent)
+    for path in [p for folder in folders for p in folder.glob("*.py")]:
+        assert not _names_a_game(path.read_text(encoding="utf-8")), path.name
+
+
+def test_only_a_games_own_templates_name_it() -> None:
+    # A game's templates are <game>.html and <game>_*.html; the site's own name none.
+    templates = Path(web_package.__file__).parent / "templates"
+    for path in templates.glob("*.html"):
+        own = {name for name in names() if re.match(rf"{name}(_.*)?\.html$", path.name)}
+        assert not set(_names_a_game(path.read_text(encoding="utf-8"))) - own, path.name

@@ -1,6 +1,10 @@
 import httpx
 from fastapi import FastAPI
 
+from veillee.games import names
+from veillee.web import i18n
+from veillee.web.pages import playable
+
 
 async def test_home_speaks_the_browser_language_and_sets_security_headers(app: FastAPI) -> None:
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
@@ -50,3 +54,16 @@ async def test_charlemagne_page_offers_the_computer_table(app: FastAPI) -> None:
         assert "Jouer contre l&#39;ordinateur — première équipe à 32" in page.text
         home = await c.get("/", headers={"accept-language": "en"})
         assert 'href="/charlemagne"' in home.text and "Coming soon" not in home.text
+
+
+async def test_game_pages_and_the_home_list_come_from_the_registry(app: FastAPI) -> None:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        home = (await c.get("/", headers={"accept-language": "en"})).text
+        for game in names():
+            assert i18n.t("en", f"home.{game}.blurb") in home
+            page = await c.get(f"/{game}", headers={"accept-language": "en"})
+            assert page.status_code == 200
+            assert (f'href="/{game}"' in home) == playable(game)
+            assert ("Coming soon" in page.text) == (not playable(game)), game
+        assert any(playable(game) for game in names())
+        assert (await c.get("/nogame")).status_code == 404

@@ -16,7 +16,7 @@ CATALOGS = Path(i18n.__file__).parent / "i18n"
 TABLE_REASONS = {
     "bad_json", "unknown_type", "bad_message", "message_too_large", "rate_limited",
     "hello_first", "bad_token", "table_gone", "version_conflict", "bad_action", "bad_options",
-    "hello_timeout",
+    "hello_timeout", "busy",
 }  # fmt: skip
 
 
@@ -87,7 +87,7 @@ async def test_tables_and_refusals_are_counted_in_metrics(app: FastAPI) -> None:
         await c.post("/api/tables", json={"game": "chouine"})
         metrics = (await c.get("/metrics/")).text
         assert 'veillee_tables_made_total{game="chouine"}' in metrics
-        assert "veillee_table_sockets" in metrics
+        assert "veillee_sockets" in metrics and "veillee_refusals_total" in metrics
 
 
 def test_no_other_catalog_overrides_a_table_string() -> None:

@@ -242,17 +242,20 @@ class Store:
                             if row is None:
                                 raise NotFound(record_id)
                             return Commit(_record(row), duplicate=True)
-                    result = await conn.execute(
-                        records.update()
-                        .where(records.c.id == record_id, records.c.version == expected_version)
-                        .values(
-                            version=expected_version + 1,
-                            data=json.dumps(data, separators=(",", ":")),
-                            updated_at=now,
-                            expires_at=expires_at,
+                    written = (
+                        await conn.execute(
+                            records.update()
+                            .where(records.c.id == record_id, records.c.version == expected_version)
+                            .values(
+                                version=expected_version + 1,
+                                data=json.dumps(data, separators=(",", ":")),
+                                updated_at=now,
+                                expires_at=expires_at,
+                            )
+                            .returning(records.c.kind)
                         )
-                    )
-                    if result.rowcount != 1:
+                    ).first()
+                    if written is None:
                         exists = (
                             await conn.execute(
                                 sa.select(records.c.id).where(records.c.id == record_id)
@@ -270,14 +273,7 @@ class Store:
                             )
                         )
                 return Commit(
-                    Record(
-                        record_id,
-                        await self._kind(record_id),
-                        expected_version + 1,
-                        data,
-                        now,
-                        expires_at,
-                    ),
+                    Record(record_id, written.kind, expected_version + 1, data, now, expires_at),
                     duplicate=False,
                 )
             except sa.exc.OperationalError:
@@ -286,13 +282,6 @@ class Store:
                     raise
                 await asyncio.sleep(0.05 * (attempt + 1))
         raise AssertionError("unreachable")
-
-    async def _kind(self, record_id: str) -> str:
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(sa.select(records.c.kind).where(records.c.id == record_id))
-            ).first()
-        return row.kind if row else ""
 
     async def expired(self, now: datetime, kind: str | None = None) -> list[str]:
         """Ids of records whose ``expires_at`` is at or before ``now`` (optionally of one kind)."""
@@ -304,9 +293,18 @@ class Store:
         async with self.engine.connect() as conn:
             return [r.id for r in await conn.execute(query)]
 
-    async def delete(self, record_id: str) -> None:
-        """Delete a record with its tokens and action ids (no error if it is already gone)."""
+    async def delete(self, record_id: str, expired_by: datetime | None = None) -> bool:
+        """Delete a record with its tokens and action ids; with ``expired_by``, only if its
+        ``expires_at`` is at or before that time (a change that just extended its life wins
+        over the sweeper). Returns whether a record was deleted (no error if it is gone)."""
         async with self.engine.begin() as conn:
+            query = records.delete().where(records.c.id == record_id)
+            if expired_by is not None:
+                query = query.where(records.c.expires_at <= expired_by)
+            # The record first: its rowcount says whether it was ours to delete.
+            done = await conn.execute(query)
+            if done.rowcount != 1:
+                return False
             await conn.execute(actions.delete().where(actions.c.record_id == record_id))
             await conn.execute(tokens.delete().where(tokens.c.record_id == record_id))
-            await conn.execute(records.delete().where(records.c.id == record_id))
+        return True

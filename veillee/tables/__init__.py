@@ -1,23 +1,20 @@
-"""Table lifecycle: seats and seat tokens, actions, computer seats, lifetimes (DESIGN.md §3)."""
+"""Live records and their services (DESIGN.md §3): the one live-record core (``live``), tables
+(seats and seat tokens, moves, computer seats, lifetimes) and score sheets (``sheets``)."""
 
-from veillee.tables.service import (
-    SeatGrant,
-    TableRefusal,
-    TableService,
-    channel,
-    seat_view,
-)
-from veillee.tables.table import COMPUTER, HUMAN, KIND, GameModules, TableDoc
+from veillee.tables.live import Fanout, LiveRecords, Refusal, sweep_forever
+from veillee.tables.service import SeatGrant, TableService, seat_view
+from veillee.tables.table import COMPUTER, HUMAN, KIND, TableDoc
 
 __all__ = [
     "COMPUTER",
     "HUMAN",
     "KIND",
-    "GameModules",
+    "Fanout",
+    "LiveRecords",
+    "Refusal",
     "SeatGrant",
     "TableDoc",
-    "TableRefusal",
     "TableService",
-    "channel",
     "seat_view",
+    "sweep_forever",
 ]

@@ -1,28 +1,25 @@
 """The sheet service: SquareScores sheets in the store, their links, and live updates
 (DESIGN.md §3–4, §6).
 
-A sheet is a store record of kind ``"sheet"`` whose data is ``{"sheet": Sheet.to_json(),
-"undo": [earlier sheets, newest last]}``. It has two kinds of token (≥128 random bits from
-``secrets``, stored only as :func:`token_hash`): ``scorer`` (may change the sheet) and ``viewer``
-(read-only). Flow of a change: load the record, acknowledge a client id that was applied before,
-re-validate the change against the sheet as it is now (``veillee.sheets``), write it with
-``UPDATE … WHERE version = v`` (retrying on a race), then publish ``"<version>"`` on
-``sheet:<id>``. Open pages reload the record on each bus message.
+A sheet is a live record (:class:`~veillee.tables.live.LiveRecords`, kind ``"sheet"``) whose
+data is ``{"sheet": Sheet.to_json(), "undo": [earlier sheets, newest last]}``. It has two kinds
+of token (≥128 random bits from ``secrets``, stored only hashed): ``scorer`` (may change the
+sheet) and ``viewer`` (read-only). This module only says what a change of a sheet is: the core
+writes it, acknowledges a repeated client id, re-judges it after a lost race and announces it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any, Literal
 
 from veillee import sheets
 from veillee.bus import Bus
 from veillee.sheets import InvalidEntry, Sheet
-from veillee.store import Commit, NotFound, Record, Store, VersionConflict, token_hash
+from veillee.store import Commit, Record, Store
+from veillee.tables.live import Clock, LiveRecords, Refusal
 
 KIND = "sheet"
 SCORER: Literal["scorer"] = "scorer"
@@ -30,17 +27,6 @@ VIEWER: Literal["viewer"] = "viewer"
 Role = Literal["scorer", "viewer"]
 UNDO_DEPTH = 50
 """How many earlier states "undo" can go back through."""
-RACE_RETRIES = 5
-
-
-class SheetRefusal(Exception):
-    """A refused request; ``reason`` is a stable code the web layer translates: a sheet
-    reason (``"match_decided"``, ``"mordienne_off"`` …) or ``"bad_token"``, ``"read_only"``,
-    ``"sheet_gone"``, ``"nothing_to_undo"``, ``"busy"``. Nothing was changed."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -66,11 +52,6 @@ class Created:
     record: Record
     scorer_token: str
     viewer_token: str
-
-
-def channel(sheet_id: str) -> str:
-    """The bus channel on which a sheet's new versions are published."""
-    return f"sheet:{sheet_id}"
 
 
 def new_token() -> str:
@@ -147,16 +128,22 @@ def apply_change(sheet: Sheet, change: Change) -> Sheet:
 class SheetService:
     """Creates, loads and changes sheets in ``store`` and announces changes on ``bus``.
 
-    ``idle_s``: a sheet expires this long after its last change (``Settings.sheet_idle_s``).
+    ``idle_s``: a sheet expires this long after its last change (``Settings.sheet_idle_s``);
+    ``clock``: the current UTC time (injectable). Refusals are
+    :class:`~veillee.tables.live.Refusal` with a sheet reason (``"match_decided"``,
+    ``"mordienne_off"`` …) or ``"bad_token"``, ``"read_only"``, ``"sheet_gone"``,
+    ``"nothing_to_undo"``, ``"busy"``.
     """
 
-    def __init__(self, store: Store, bus: Bus, idle_s: int) -> None:
-        self.store = store
-        self.bus = bus
-        self.idle_s = idle_s
-
-    def _expiry(self) -> datetime:
-        return datetime.now(UTC) + timedelta(seconds=self.idle_s)
+    def __init__(self, store: Store, bus: Bus, idle_s: float, clock: Clock | None = None) -> None:
+        self.live = LiveRecords(
+            KIND,
+            store,
+            bus,
+            gone="sheet_gone",
+            lifetime=lambda _data: timedelta(seconds=idle_s),
+            clock=clock,
+        )
 
     async def create(
         self,
@@ -165,106 +152,75 @@ class SheetService:
         settings: dict[str, Any],
         first_dealer: int,
     ) -> Created:
-        """A new empty sheet with a scorer and a viewer token. Raises SheetRefusal with the
-        sheet's reason (``unknown_preset``, ``bad_setting_value``, ``bad_first_dealer`` …)."""
+        """A new empty sheet with a scorer and a viewer token. Raises Refusal with the sheet's
+        reason (``unknown_preset``, ``bad_setting_value``, ``bad_first_dealer`` …)."""
         try:
             sheet = sheets.new_sheet(preset, sides, settings, first_dealer)
         except InvalidEntry as err:
-            raise SheetRefusal(err.reason_code) from None
+            raise Refusal(err.reason_code) from None
         scorer, viewer = new_token(), new_token()
-        record = await self.store.create(
-            KIND,
-            {"sheet": sheet.to_json(), "undo": []},
-            {token_hash(scorer): SCORER, token_hash(viewer): VIEWER},
-            expires_at=self._expiry(),
+        record = await self.live.create(
+            {"sheet": sheet.to_json(), "undo": []}, {scorer: SCORER, viewer: VIEWER}
         )
         return Created(record, scorer, viewer)
 
+    async def role_of(self, sheet_id: str, token: str) -> Role | None:
+        """The role ``token`` gives on sheet ``sheet_id``, or None for a token of another record
+        or of none."""
+        role = await self.live.role(sheet_id, token)
+        if role == SCORER:
+            return SCORER
+        return VIEWER if role == VIEWER else None
+
     async def access(self, sheet_id: str, token: str) -> Role:
-        """The role ``token`` gives on sheet ``sheet_id``. Raises SheetRefusal("bad_token") for a
-        token of another record or of none."""
-        found = await self.store.role_of(token_hash(token))
-        if found is None or found[0] != sheet_id or found[1] not in (SCORER, VIEWER):
-            raise SheetRefusal("bad_token")
-        return SCORER if found[1] == SCORER else VIEWER
+        """The role ``token`` gives on sheet ``sheet_id``. Raises Refusal("bad_token")."""
+        role = await self.role_of(sheet_id, token)
+        if role is None:
+            raise Refusal("bad_token")
+        return role
 
     async def load(self, sheet_id: str) -> Record:
-        """The sheet's record now. Raises SheetRefusal("sheet_gone")."""
-        try:
-            record = await self.store.load(sheet_id)
-        except NotFound:
-            raise SheetRefusal("sheet_gone") from None
-        if record.kind != KIND:
-            raise SheetRefusal("sheet_gone")
-        return record
+        """The sheet's record now. Raises Refusal("sheet_gone")."""
+        return await self.live.load(sheet_id)
 
     async def add_viewer(self, sheet_id: str) -> str:
         """A further viewer token for the sheet (a scorer shares it from another phone)."""
         token = new_token()
-        try:
-            await self.store.add_role(sheet_id, token_hash(token), VIEWER)
-        except NotFound:
-            raise SheetRefusal("sheet_gone") from None
+        await self.live.add_role(sheet_id, token, VIEWER)
         return token
-
-    async def _applied_before(self, sheet_id: str, client_id: str) -> bool:
-        return await self.store.applied(sheet_id, client_id) is not None
 
     async def apply(self, sheet_id: str, role: Role, change: Change, client_id: str) -> Commit:
         """Apply ``change`` by a holder of ``role`` to the sheet as it is now.
 
         A ``client_id`` applied before is acknowledged again, not applied twice (an entry
-        made offline and sent again after a lost acknowledgement). Raises SheetRefusal:
+        made offline and sent again after a lost acknowledgement). Raises Refusal:
         ``read_only`` for a viewer, ``sheet_gone``, ``nothing_to_undo``, any sheet reason code,
         ``busy`` if other changes kept winning the race.
         """
         if role != SCORER:
-            raise SheetRefusal("read_only")
-        for _ in range(RACE_RETRIES):
-            record = await self.load(sheet_id)
-            if await self._applied_before(sheet_id, client_id):
-                return Commit(record, duplicate=True)
-            data = self._changed(record, change)
-            try:
-                done = await self.store.commit(
-                    sheet_id, record.version, data, client_id=client_id, expires_at=self._expiry()
-                )
-            except VersionConflict:
-                continue
-            except NotFound:
-                raise SheetRefusal("sheet_gone") from None
-            if not done.duplicate:
-                await self.bus.publish(channel(sheet_id), str(done.record.version))
-            return Commit(done.record, done.duplicate)
-        raise SheetRefusal("busy")
+            raise Refusal("read_only")
+        return await self.live.commit(
+            sheet_id, lambda record: changed(record, change), client_id=client_id
+        )
 
-    async def sweep(self, now: datetime | None = None) -> list[str]:
-        """Delete every sheet idle for longer than ``idle_s`` at ``now`` (default: the current
-        time) and tell its open pages (``"gone"`` on the bus). Returns the ids deleted."""
-        gone = await self.store.expired(now or datetime.now(UTC), kind=KIND)
-        for sheet_id in gone:
-            await self.store.delete(sheet_id)
-            await self.bus.publish(channel(sheet_id), "gone")
-        return gone
+    async def sweep(self) -> list[str]:
+        """Delete every sheet idle for longer than ``idle_s`` at the clock's time and tell its
+        open pages (``"gone"`` on the bus). Returns the ids deleted."""
+        return await self.live.sweep()
 
-    async def run_sweeper(self, interval_s: float) -> None:
-        """Sweep every ``interval_s`` seconds, forever (cancel to stop)."""
-        while True:
-            await asyncio.sleep(interval_s)
-            with contextlib.suppress(Exception):
-                await self.sweep()
 
-    def _changed(self, record: Record, change: Change) -> dict[str, Any]:
-        sheet = sheet_of(record)
-        undo: list[dict[str, Any]] = list(record.data.get("undo", []))
-        if change.kind == "undo":
-            if sheet.banked:
-                raise SheetRefusal("sheet_banked")
-            if not undo:
-                raise SheetRefusal("nothing_to_undo")
-            return {"sheet": undo[-1], "undo": undo[:-1]}
-        try:
-            new = apply_change(sheet, change)
-        except InvalidEntry as err:
-            raise SheetRefusal(err.reason_code) from None
-        return {"sheet": new.to_json(), "undo": [*undo, sheet.to_json()][-UNDO_DEPTH:]}
+def changed(record: Record, change: Change) -> dict[str, Any]:
+    """The sheet record's new document after ``change`` (``undo`` included). Raises Refusal."""
+    sheet = sheet_of(record)
+    undo: list[dict[str, Any]] = list(record.data.get("undo", []))
+    if change.kind == "undo":
+        if sheet.banked:
+            raise Refusal("sheet_banked")
+        if not undo:
+            raise Refusal("nothing_to_undo")
+        return {"sheet": undo[-1], "undo": undo[:-1]}
+    try:
+        new = apply_change(sheet, change)
+    except InvalidEntry as err:
+        raise Refusal(err.reason_code) from None
+    return {"sheet": new.to_json(), "undo": [*undo, sheet.to_json()][-UNDO_DEPTH:]}

@@ -2,14 +2,14 @@
 
 A table record (store kind ``"table"``) holds this JSON document::
 
-    {"game": "chouine", "options": {"best_of": 5}, "seats": ["human", "computer"],
-     "match": <match.to_json(m)>}
+    {"game": <registry name>, "options": <GameInfo.table_options(...)>,
+     "seats": ["human", "computer"], "match": <match.to_json(m)>}
 
 Seats are ``"human"`` (someone holds the seat token) or ``"computer"`` (the table service plays
-it with the game's ``bot`` module). The match JSON holds the full state, deck order included, so
+it with the game's computer player). The match JSON holds the full state, deck order included, so
 it never leaves the server: a seat is sent only ``match.view(m, seat)``.
 
->>> doc = TableDoc("chouine", {"best_of": 5}, ("human", "computer"), {"m": 1})
+>>> doc = TableDoc("demo", {"best_of": 5}, ("human", "computer"), {"m": 1})
 >>> TableDoc.from_data(doc.to_data()) == doc
 True
 """
@@ -17,10 +17,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
-
-from veillee.games import find
 
 KIND = "table"
 """The store kind of table records."""
@@ -67,18 +64,3 @@ class TableDoc:
     def computers(self) -> tuple[int, ...]:
         """Seats played by the table service."""
         return tuple(i for i, kind in enumerate(self.seats) if kind == COMPUTER)
-
-
-@dataclass(frozen=True)
-class GameModules:
-    """The three modules a table needs for one registered game, found through the registry."""
-
-    game: ModuleType
-    match: ModuleType
-    bot: ModuleType
-
-    @classmethod
-    def of(cls, name: str) -> GameModules:
-        """Modules of game ``name``; raises KeyError for an unknown game."""
-        game = find(name)
-        return cls(game=game.engine, match=game.match, bot=game.player)  # type: ignore[arg-type]

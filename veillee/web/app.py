@@ -1,7 +1,9 @@
-"""The app factory. Each area of the site is a router module listed in ``ROUTERS``."""
+"""The app factory. Each area of the site is a router module listed in ``ROUTERS``; the live
+records (tables and sheets) and their one sweeper are opened for the app's lifetime."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -17,17 +19,20 @@ from starlette.exceptions import HTTPException
 from veillee.bus import open_bus
 from veillee.config import Settings
 from veillee.store import Store
+from veillee.tables import TableService, sweep_forever
+from veillee.tables.live import Clock
+from veillee.tables.sheets import SheetService
 
 WEB = Path(__file__).parent
 
 ROUTERS: tuple[str, ...] = (
     "veillee.web.pages",
-    "veillee.web.table_routes",
     "veillee.web.sheet_routes",
     "veillee.web.scripted_tables",
+    "veillee.web.table_routes",
 )
-"""Modules exposing ``router`` (an APIRouter) and optionally ``async def start(app, stack)`` to
-run background work for the app's lifetime."""
+"""Modules exposing ``router`` (an APIRouter), in the order their routes are matched: the game
+pages (``/{game}``) come last, after every page with a fixed name."""
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -36,11 +41,13 @@ CSP = (
 )
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     """Build the Veillée app for ``settings`` (default: from the environment).
 
-    The store and bus are opened on startup and closed on shutdown; they are reachable as
-    ``app.state.store`` and ``app.state.bus``.
+    On startup the store and bus are opened, the table and sheet services made on them, and one
+    sweeper started for both (every ``settings.sweep_interval_s``); all of it stops on
+    shutdown. They are reachable as ``app.state.store``, ``.bus``, ``.tables`` and ``.sheets``.
+    ``clock``: the current UTC time for lifetimes (injectable in tests).
     """
     settings = settings or Settings()
     modules = [importlib.import_module(name) for name in ROUTERS]
@@ -52,12 +59,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             stack.push_async_callback(store.close)
             bus = open_bus(settings.redis_url)
             stack.push_async_callback(bus.close)
-            app.state.store = store
-            app.state.bus = bus
-            for module in modules:
-                start = getattr(module, "start", None)
-                if start is not None:
-                    await start(app, stack)
+            tables = TableService(store, bus, settings, clock=clock)
+            stack.push_async_callback(tables.close)
+            sheets = SheetService(store, bus, settings.sheet_idle_s, clock=clock)
+            app.state.store, app.state.bus = store, bus
+            app.state.tables, app.state.sheets = tables, sheets
+            sweeper = asyncio.create_task(
+                sweep_forever((tables.sweep, sheets.sweep), settings.sweep_interval_s)
+            )
+
+            async def stop_sweeper() -> None:
+                sweeper.cancel()
+                await asyncio.gather(sweeper, return_exceptions=True)
+
+            stack.push_async_callback(stop_sweeper)
             yield
 
     app = FastAPI(

@@ -1,4 +1,5 @@
-"""What every websocket of the site checks before it listens: the page's origin, and a rate limit.
+"""Limits every live socket and API request goes through: the page's origin, a rate limit, and a
+body read no further than its size limit.
 
 >>> bucket = RateLimit(1.0)
 >>> [bucket.allow() for _ in range(3)]
@@ -10,7 +11,9 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
-from fastapi import WebSocket
+from fastapi import Request, WebSocket
+
+from veillee.web.live_protocol import BadMessage
 
 
 class RateLimit:
@@ -40,3 +43,17 @@ def origin_allowed(ws: WebSocket) -> bool:
     if origin is None:
         return True
     return urlsplit(origin).netloc == ws.headers.get("host")
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request's body, read no further than ``limit`` bytes (a larger body is never held in
+    memory). Raises BadMessage("message_too_large")."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise BadMessage("message_too_large")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise BadMessage("message_too_large")
+    return bytes(body)

@@ -8,6 +8,10 @@ can grow apart), merged per language. Keys are dotted names (``"turn.yours"``); 
 'English'
 >>> t("fr", "lang.name")
 'Français'
+>>> reason("en", "busy", "scores.") == t("en", "scores.reason.busy")
+True
+>>> reason("en", "no_such_code") == t("en", "reason.unknown")
+True
 """
 
 from __future__ import annotations
@@ -49,3 +53,12 @@ def pick_lang(cookie: str | None, accept_language: str | None) -> str:
         if code in LANGS:
             return code
     return DEFAULT_LANG
+
+
+def reason(lang: str, code: str, area: str = "") -> str:
+    """The reason ``code`` in words: the area's own string (``"<area>reason.<code>"``, e.g.
+    ``scores.reason.busy``), else the site's (``reason.<code>``), else a generic sentence."""
+    for key in (f"{area}reason.{code}", f"reason.{code}"):
+        if key in catalog(lang) or key in catalog(DEFAULT_LANG):
+            return t(lang, key)
+    return t(lang, "reason.unknown")

@@ -1,4 +1,7 @@
-"""Site pages shared by every area: home, language switch, catalogs for the browser."""
+"""Site pages shared by every area: home, language switch, catalogs for the browser.
+
+The home page lists the games of the registry (:func:`veillee.games.names`), each with its page
+or, while it has no table page yet, "coming soon"."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
+from veillee.games import names
 from veillee.web import i18n
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -32,9 +36,17 @@ def render(request: Request, template: str, **context: Any) -> HTMLResponse:
     )
 
 
+def playable(game: str) -> bool:
+    """Whether ``game`` is registered and has a table page (``<game>_table.html``): tables are
+    only made, and a game's page only offered, for games one can play."""
+    return game in names() and f"{game}_table.html" in templates.env.list_templates()
+
+
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
-    return render(request, "home.html")
+    """The games of the registry, in its order, and SquareScores."""
+    games = [{"name": name, "playable": playable(name)} for name in names()]
+    return render(request, "home.html", games=games)
 
 
 @router.get("/lang/{lang}")
@@ -54,9 +66,3 @@ async def catalog(lang: str) -> JSONResponse:
     if lang not in i18n.LANGS:
         raise HTTPException(404)
     return JSONResponse(i18n.catalog(lang), headers={"Cache-Control": "max-age=300"})
-
-
-@router.get("/charlemagne", response_class=HTMLResponse)
-async def charlemagne_page(request: Request) -> HTMLResponse:
-    """The Charlemagne page: what the game is, and "Play against the computer"."""
-    return render(request, "charlemagne.html", game="charlemagne")

@@ -1,7 +1,7 @@
 """Test hook: a computer table whose first deal is scripted, or whose match is shortened.
 
 Browser tests need tables a random deal would rarely give (the dealer stuck after three passes;
-a partner bidding Charlemagne) and matches short enough to play to their end. With
+a partner bidding a solo contract) and matches short enough to play to their end. With
 ``settings.test_hooks`` on (``VEILLEE_TEST_HOOKS=1``; off by default, and ``veillee serve``
 refuses to start with it) this module serves::
 
@@ -9,10 +9,10 @@ refuses to start with it) this module serves::
                             "dealer": 3 | null, "options": {"target": 10}}
     201                    {"table_id", "seat", "token", "url"}   (as POST /api/tables)
 
-The table is made by the table service like any computer table (a person at seat 0); its match
-is then replaced, through the store's versioned commit, by ``start_match(deal(deck, dealer),
-**options)`` (or ``new_match`` with ``options`` when no deck is given). Later deals are random.
-With the setting off every request is ``404``. Refusals: ``{"detail": "bad_script"}`` (422).
+The table is made by the table service like any computer table (a person at seat 0), seated
+with the match ``start_match(deal(deck, dealer), options)`` (or ``new_match`` with ``options``
+when no deck is given) instead of a random one. Later deals are random. With the setting off
+every request is ``404``. Refusals: the one error shape, code ``bad_script`` (422).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from veillee.games import find, names
-from veillee.store import VersionConflict
-from veillee.tables import TableDoc, TableService, channel
+from veillee.tables import TableService
 from veillee.tables.service import fresh_rng
+from veillee.web.live_protocol import error_response
 
 router = APIRouter()
 
@@ -63,29 +63,6 @@ def scripted_match(body: ScriptedTable) -> Any:
     return _with_options(game.match.start_match, state, body.options)
 
 
-async def seat_at(service: TableService, game: str, m: Any, options: dict[str, int]) -> Any:
-    """A computer table of ``game`` (seat 0 for the person) playing the match ``m``; its grant.
-
-    The computer seats of the first, random match may move while it is replaced: the commit is
-    versioned, so the replacement is simply tried again on the table as it then stands."""
-    grant = await service.create_computer_table(game)
-    match = find(game).match
-    for _ in range(50):
-        record = await service.load(grant.table_id)
-        doc = TableDoc.from_data(record.data)
-        scripted = TableDoc(doc.game, dict(options), doc.seats, match.to_json(m))
-        try:
-            done = await service.store.commit(
-                grant.table_id, record.version, scripted.to_data(), expires_at=record.expires_at
-            )
-        except VersionConflict:
-            continue
-        await service.bus.publish(channel(grant.table_id), str(done.record.version))
-        service.kick(grant.table_id)
-        return grant
-    raise RuntimeError("the table never stood still")
-
-
 @router.post("/api/test/tables", status_code=201)
 async def create_scripted_table(request: Request) -> JSONResponse:
     """See the module docstring; ``404`` unless ``settings.test_hooks``."""
@@ -97,9 +74,9 @@ async def create_scripted_table(request: Request) -> JSONResponse:
             raise ValueError("unknown game")
         m = scripted_match(body)
     except (ValidationError, ValueError, TypeError):
-        return JSONResponse({"detail": "bad_script"}, status_code=422)
+        return error_response(request, "bad_script")
     service: TableService = request.app.state.tables
-    grant = await seat_at(service, body.game, m, body.options)
+    grant = await service.create_computer_table(body.game, body.options, match=m)
     return JSONResponse(
         {
             "table_id": grant.table_id,

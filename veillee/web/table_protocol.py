@@ -1,46 +1,32 @@
-"""The table websocket's messages, in and out (documented in ``docs/protocol.md``).
-
-Every message is one JSON object with a ``type``. Anything that does not validate is answered
-with an :class:`ErrorOut` and changes nothing.
+"""The table websocket's own messages (documented in ``docs/protocol.md``); the ones every live
+socket shares (``hello``, ``ping``, ``ack``, ``error``, ``pong``) are in ``live_protocol``.
 
 >>> parse_client_message('{"type": "act", "client_id": "c1", "action": "JH tierce", "version": 3}')
 Act(type='act', client_id='c1', action='JH tierce', version=3)
 >>> parse_client_message('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-veillee.web.table_protocol.BadMessage: unknown_type
+veillee.web.live_protocol.BadMessage: unknown_type
 """
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
-Version = Annotated[StrictInt, Field(ge=0)]
-# Option values are plain JSON integers: "5", 5.0 and true are refused, not coerced.
+from veillee.web.live_protocol import ClientId, Hello, In, Messages, Out, Ping, Version
+
+OptionValue = StrictInt | StrictBool | StrictFloat | Annotated[StrictStr, Field(max_length=20)]
 Options = Annotated[
-    dict[Annotated[str, Field(max_length=20)], StrictInt], Field(max_length=4, strict=True)
+    dict[Annotated[str, Field(max_length=20)], OptionValue], Field(max_length=4, strict=True)
 ]
+"""Table options as sent (a few short names and plain JSON values): only their shape is checked
+here; which options and values a game offers is the game's declaration
+(:meth:`~veillee.games.contract.GameInfo.table_options`), checked by the table service."""
 
 
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Hello(_In):
-    """First message on a socket, and again after a reconnect: the seat token and the version
-    the client already has (None at first). Answered with a :class:`StateOut`."""
-
-    type: Literal["hello"]
-    token: Annotated[str, Field(min_length=16, max_length=128)]
-    version: Version | None = None
-    lang: Literal["fr", "en"] | None = None
-
-
-class Act(_In):
+class Act(In):
     """Play ``action`` in the game's notation (``"JH"``, ``"JH tierce"``, ``"swap"``,
     ``"continue"``). ``version``: the version the client acted on (refused if stale)."""
 
@@ -50,7 +36,7 @@ class Act(_In):
     version: Version | None = None
 
 
-class NextDeal(_In):
+class NextDeal(In):
     """Deal the next partie once the count has been shown."""
 
     type: Literal["next"]
@@ -58,73 +44,26 @@ class NextDeal(_In):
     version: Version | None = None
 
 
-class NewMatch(_In):
+class NewMatch(In):
     """Abandon the match and start another (0–0, new random first dealer); ``options`` such as
     ``{"best_of": 3}`` replace the table's."""
 
     type: Literal["new_match"]
     client_id: ClientId
-    options: Options = {}
+    options: Options = Field(default_factory=dict)
 
 
-class Ping(_In):
-    """Keep-alive; answered with :class:`PongOut`."""
-
-    type: Literal["ping"]
+TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch)
+"""Everything a table page may send."""
 
 
-ClientMessage = Annotated[Hello | Act | NextDeal | NewMatch | Ping, Field(discriminator="type")]
-_CLIENT = TypeAdapter[Hello | Act | NextDeal | NewMatch | Ping](ClientMessage)
-_CLIENT_ID = TypeAdapter[str](ClientId)
-CLIENT_TYPES = ("hello", "act", "next", "new_match", "ping")
-
-
-class BadMessage(Exception):
-    """A message that is not one of ours; ``reason`` is ``"bad_json"``, ``"unknown_type"`` or
-    ``"bad_message"``."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-def parse_client_message(text: str) -> Hello | Act | NextDeal | NewMatch | Ping:
+def parse_client_message(text: str) -> Hello | Ping | Act | NextDeal | NewMatch:
     """Validate one incoming text frame. Raises BadMessage."""
-    try:
-        raw = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        # A short frame of deeply nested brackets exhausts the parser's recursion: that is
-        # bad JSON for us, not a reason to drop the socket.
-        raise BadMessage("bad_json") from exc
-    if not isinstance(raw, dict):
-        raise BadMessage("bad_message")
-    if raw.get("type") not in CLIENT_TYPES:
-        raise BadMessage("unknown_type")
-    try:
-        return _CLIENT.validate_python(raw)
-    except ValidationError as exc:
-        raise BadMessage("bad_message") from exc
+    message: Hello | Ping | Act | NextDeal | NewMatch = TABLE_MESSAGES.parse(text)
+    return message
 
 
-def peek_client_id(text: str) -> str | None:
-    """The ``client_id`` of a frame, if it can be read at all (for errors about a message that
-    was not otherwise looked at, such as ``rate_limited``); None otherwise, never raises."""
-    try:
-        raw = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    client_id = raw.get("client_id") if isinstance(raw, dict) else None
-    try:
-        return _CLIENT_ID.validate_python(client_id)
-    except ValidationError:
-        return None
-
-
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class StateOut(_Out):
+class StateOut(Out):
     """The table as this seat may see it: ``view`` is ``match.view(m, seat)``, nothing more."""
 
     type: Literal["state"] = "state"
@@ -134,28 +73,3 @@ class StateOut(_Out):
     seats: list[str]
     options: dict[str, Any]
     view: dict[str, Any]
-
-
-class AckOut(_Out):
-    """A change was accepted (or, with ``duplicate``, had been accepted before)."""
-
-    type: Literal["ack"] = "ack"
-    client_id: str
-    version: int
-    duplicate: bool
-
-
-class ErrorOut(_Out):
-    """A refused or invalid message: ``code`` is a stable reason code, ``message`` the reason
-    in the player's language. Nothing changed."""
-
-    type: Literal["error"] = "error"
-    code: str
-    message: str
-    client_id: str | None = None
-
-
-class PongOut(_Out):
-    """Answer to :class:`Ping`."""
-
-    type: Literal["pong"] = "pong"

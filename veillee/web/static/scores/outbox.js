@@ -47,9 +47,3 @@ export function refuse(sheetId, clientId, reason) {
 export function drop(sheetId, clientId) {
   save(sheetId, pending(sheetId).filter((e) => e.client_id !== clientId));
 }
-
-/** A fresh client id (128 random bits; works without a secure context). */
-export function newClientId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}

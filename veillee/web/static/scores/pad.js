@@ -1,5 +1,5 @@
 // The outcome buttons: one tap per outcome, grouped by the side that scores it.
-import { outcomeLabel, t } from "./strings.js";
+import { outcomeLabel, t } from "./labels.js";
 
 /**
  * Fill `container` with one group per side; `choices` is [{side, outcome, points}].

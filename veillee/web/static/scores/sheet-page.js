@@ -1,9 +1,9 @@
 // The sheet page: rows, totals, the outcome pad, corrections, End match, sharing, offline entry.
-import { SheetLink } from "./link.js";
+import { LiveConnection, newClientId } from "../live/connection.js";
 import { findSheet, remember } from "./mine.js";
-import { drop, newClientId, push, refuse, refusedEntries, waiting as queued } from "./outbox.js";
+import { drop, push, refuse, refusedEntries, waiting as queued } from "./outbox.js";
 import { renderPad } from "./pad.js";
-import { outcomeLabel, reason, seatName, t } from "./strings.js";
+import { outcomeLabel, reason, seatName, t } from "./labels.js";
 import { registerServiceWorker } from "./sw-register.js";
 
 const $ = (id) => document.getElementById(id);
@@ -248,39 +248,28 @@ function keep(next) {
   render();
 }
 
-// The outbox goes one entry at a time, in order: each waits for its ack (or refusal) before the
-// next is sent, so a long offline list never trips the server's rate limit.
-let inFlight = null;
-const TRANSIENT = new Set(["busy", "too_many_messages"]);
-
-function flush() {
-  if (inFlight) return;
-  const next = queued(sheetId).find((entry) => !acked.has(entry.client_id));
-  if (!next) return;
-  const sent = link.send({
-    type: "add",
-    client_id: next.client_id,
-    side: next.side,
-    outcome: next.outcome,
-  });
-  if (sent) inFlight = next.client_id;
-}
-
-function settle(clientId) {
-  if (inFlight === clientId) inFlight = null;
-  flush();
+// An entry goes into the phone's outbox first, then to the connection, which sends its changes
+// one at a time, in order (each waits for its ack or refusal, so a long offline list never trips
+// the server's rate limit) and sends again one the server dropped as busy.
+function addMessage(entry) {
+  return { type: "add", client_id: entry.client_id, side: entry.side, outcome: entry.outcome };
 }
 
 function enter(side, outcome, points) {
   say("");
-  push(sheetId, { client_id: newClientId(), side, outcome, points });
+  const entry = { client_id: newClientId(), side, outcome, points };
+  push(sheetId, entry);
   render();
-  flush();
+  link.send(addMessage(entry));
 }
 
+// Corrections, undo, race to ten and End match need the network.
 function change(message) {
   say("");
-  if (link.send({ ...message, client_id: newClientId() })) return true;
+  if (link.ready) {
+    link.send(message);
+    return true;
+  }
   say(t("scores.net.needed"));
   return false;
 }
@@ -351,7 +340,7 @@ async function makeViewer() {
     });
     const body = await response.json();
     if (!response.ok) {
-      say(reason(body.reason));
+      say(reason(body.code));
       return;
     }
     remember({ id: sheetId, viewerToken: body.viewer_token });
@@ -361,10 +350,11 @@ async function makeViewer() {
   }
 }
 
-function showNet(state) {
+function showNet(status) {
+  if (status === "lost") return; // the token was refused or the sheet is gone: the error says so
+  const state = status === "back" ? "online" : status;
   const banner = $("net");
   online = state === "online";
-  if (!online) inFlight = null; // unanswered sends go again on the next connection
   if (state === "online") {
     if (!banner.hidden) {
       banner.textContent = t("scores.net.back");
@@ -372,7 +362,6 @@ function showNet(state) {
         if (online) banner.hidden = true;
       }, 1500);
     }
-    flush();
   } else {
     banner.textContent = t(state === "offline" ? "scores.net.offline" : "scores.net.reconnecting");
     banner.hidden = false;
@@ -381,30 +370,28 @@ function showNet(state) {
   render();
 }
 
-const link = new SheetLink(sheetId, token, {
-  onSheet: keep,
+const link = new LiveConnection({
+  path: `/ws/sheets/${encodeURIComponent(sheetId)}`,
+  token,
+  lang: document.documentElement.lang,
+  snapshot: "sheet",
+  onSnapshot: (msg) => keep(msg.sheet),
   onAck(msg) {
     acked.set(msg.client_id, msg.version);
     if (view && msg.version <= view.version) keep(view);
-    settle(msg.client_id);
   },
   onError(msg) {
     // a refused entry stays on the sheet as refused, with its reason, until dismissed (a
-    // correction's client id is in no outbox, so this marks nothing); a busy server gets it again
-    if (msg.client_id && !TRANSIENT.has(msg.reason)) refuse(sheetId, msg.client_id, msg.reason);
-    if (!view && !msg.client_id && (msg.reason === "sheet_gone" || msg.reason === "bad_token")) {
-      showMissing(reason(msg.reason));
+    // correction's client id is in no outbox, so this marks nothing)
+    if (msg.client_id) refuse(sheetId, msg.client_id, msg.code);
+    if (!view && !msg.client_id && (msg.code === "sheet_gone" || msg.code === "bad_token")) {
+      showMissing(reason(msg.code));
       return;
     }
-    say(reasonFor(msg.reason));
+    say(reasonFor(msg.code));
     render();
-    if (msg.client_id && TRANSIENT.has(msg.reason)) {
-      setTimeout(() => settle(msg.client_id), 500);
-    } else if (msg.client_id) {
-      settle(msg.client_id);
-    }
   },
-  onNet: showNet,
+  onStatus: showNet,
 });
 
 $("undo").addEventListener("click", () => change({ type: "undo" }));
@@ -449,5 +436,6 @@ if (!token) {
   showMissing(t("scores.no_token"));
 } else {
   render();
-  link.start();
+  for (const entry of queued(sheetId)) link.send(addMessage(entry));
+  link.open();
 }

@@ -1,6 +1,6 @@
 // The SquareScores start page: this browser's sheets, and the form that starts a new one.
 import { allSheets, remember } from "./mine.js";
-import { reason, t } from "./strings.js";
+import { reason, t } from "./labels.js";
 import { registerServiceWorker } from "./sw-register.js";
 
 const form = document.getElementById("new-sheet");
@@ -49,7 +49,7 @@ async function start(event) {
     });
     const made = await response.json();
     if (!response.ok) {
-      error.textContent = reason(made.reason);
+      error.textContent = reason(made.code);
       return;
     }
     remember({

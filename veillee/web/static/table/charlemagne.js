@@ -4,8 +4,8 @@
 // ./charlemagne/: the hand, the seats, the trick, the steps before the play, the hand-end screen,
 // and the words.
 import { cardName } from "./cards.js";
-import { TableConnection } from "./connection.js";
-import { loadCatalog } from "./i18n.js";
+import { LiveConnection } from "../live/connection.js";
+import { loadCatalog } from "../live/i18n.js";
 import { Hand } from "./charlemagne/hand.js";
 import { showHandEnd } from "./charlemagne/hand_end.js";
 import { renderSeat } from "./charlemagne/seats.js";
@@ -300,7 +300,7 @@ function showStatus(kind) {
 
 async function main() {
   const t = await loadCatalog(lang);
-  words = new Words(t, lang);
+  words = new Words(t);
   const token = sessionStorage.getItem(tokenKey);
   if (!token) {
     showStatus("lost");
@@ -314,12 +314,12 @@ async function main() {
   end.addEventListener("close", () => hand.focusCurrent());
   $("next-hand").addEventListener("click", () => { end.close(); send({ type: "next" }); });
   $("new-match").addEventListener("click", () => { end.close(); send({ type: "new_match", options: {} }); });
-  conn = new TableConnection({
-    tableId,
+  conn = new LiveConnection({
+    path: `/ws/tables/${encodeURIComponent(tableId)}`,
     token,
     lang,
-    onState: render,
-    onAck: () => {},
+    snapshot: "state",
+    onSnapshot: render,
     onError: (error) => {
       sending = false;
       for (const card of $("hand").querySelectorAll(".lifted")) card.classList.remove("lifted");
@@ -328,7 +328,7 @@ async function main() {
       showRefusal(text, "refused");
       announce(text);
     },
-    onStatus: showStatus,
+    onStatus: (kind) => showStatus(kind === "offline" ? "reconnecting" : kind),
   });
   conn.open();
 }

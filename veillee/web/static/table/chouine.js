@@ -2,9 +2,9 @@
 // the player's choices. It holds no rules: which cards are legal, and why the others are not,
 // come with the view.
 import { cardBack, cardButton, cardImage, cardName } from "./cards.js";
-import { TableConnection } from "./connection.js";
+import { LiveConnection } from "../live/connection.js";
+import { loadCatalog } from "../live/i18n.js";
 import { showCount } from "./count.js";
-import { loadCatalog } from "./i18n.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
@@ -38,12 +38,6 @@ function declarationLabel(decl) {
   if (decl.kind === "chouine") return t("chouine.decl.chouine", { suit: t(`card.suit.${decl.suit}`) });
   if (decl.kind === "quinte") return t("chouine.decl.quinte", { points: decl.points });
   return t(`chouine.decl.${decl.kind}`, { suit: t(`card.suit.${decl.suit}`), points: decl.points });
-}
-
-// The plural form of ``key`` for ``n`` (English: 1 is singular; French: 0 and 1 are).
-function plural(key, n) {
-  const one = lang === "fr" ? n <= 1 : n === 1;
-  return t(`${key}.${one ? "one" : "other"}`, { n });
 }
 
 function clear(node) {
@@ -300,9 +294,9 @@ function render(state) {
   const backs = $("opp-hand");
   clear(backs);
   for (let i = 0; i < deal.hand_counts[other]; i += 1) backs.append(cardBack());
-  backs.setAttribute("aria-label", plural("chouine.table.opponent_cards", deal.hand_counts[other]));
-  $("opp-piles").textContent = plural("chouine.table.piles", deal.piles[other]);
-  $("my-piles").textContent = plural("chouine.table.piles", deal.piles[seat]);
+  backs.setAttribute("aria-label", t("chouine.table.opponent_cards", { n: deal.hand_counts[other] }));
+  $("opp-piles").textContent = t("chouine.table.piles", { n: deal.piles[other] });
+  $("my-piles").textContent = t("chouine.table.piles", { n: deal.piles[seat] });
   $("opp-declarations").replaceChildren(...renderDeclarations(deal.declarations[other], deal));
   $("my-declarations").replaceChildren(...renderDeclarations(deal.declarations[seat], deal));
   $("opp-last-trick").disabled = !deal.opponent_last_trick;
@@ -454,12 +448,12 @@ async function main() {
     send({ type: "new_match", options: { best_of: current.view.match.best_of } });
   });
   $("count").addEventListener("cancel", (event) => event.preventDefault());
-  conn = new TableConnection({
-    tableId,
+  conn = new LiveConnection({
+    path: `/ws/tables/${encodeURIComponent(tableId)}`,
     token,
     lang,
-    onState: render,
-    onAck: () => {},
+    snapshot: "state",
+    onSnapshot: render,
     onError: (error) => {
       sending = false;
       if (current) root.dataset.state = current.view.deal.to_act === current.seat ? "my-turn" : "waiting";
@@ -467,7 +461,7 @@ async function main() {
       showRefusal(error.message);
       announce(error.message);
     },
-    onStatus: showStatus,
+    onStatus: (status) => showStatus(status === "offline" ? "reconnecting" : status),
   });
   conn.open();
 }

@@ -14,14 +14,13 @@ export function isNumberBid(contract) {
 }
 
 export class Words {
-  constructor(t, lang) {
+  constructor(t) {
     this.t = t;
-    this.rules = new Intl.PluralRules(lang);
   }
 
-  /** ``key.one`` / ``key.other`` (or any form Intl.PluralRules picks) with {n}. */
+  /** ``key`` in the plural form for ``n`` (the translator picks it by Intl.PluralRules). */
   plural(key, n, values = {}) {
-    return this.t(`${key}.${this.rules.select(n)}`, { n, ...values });
+    return this.t(key, { n, ...values });
   }
 
   /** "North", "East"… (the deal view's seat names, in words). */

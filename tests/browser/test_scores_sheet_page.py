@@ -1,0 +1,61 @@
+"""The SquareScores sheet page on a phone: the newest row and the totals show above the pad, the
+edit dialog shows the row's outcome with the sides lined up, and an unknown sheet shows only a
+message and a way to start one."""
+
+from __future__ import annotations
+
+from playwright.async_api import Page, expect
+
+from tests.browser.test_scores import pad_button, start_sheet
+
+
+async def test_on_a_phone_the_newest_row_and_the_totals_show_above_the_pad(
+    live_server: str, phone: Page
+) -> None:
+    await start_sheet(phone, live_server)
+    await phone.locator("#race").check()  # no hand limit: as many rows as the screen can take
+    await expect(phone.locator("body")).to_have_attribute("data-version", "1")
+    for n in range(1, 9):
+        await pad_button(phone, n % 2, "won").tap()
+        await expect(phone.locator("body")).to_have_attribute("data-version", str(n + 1))
+        row = await phone.locator("#rows tr").last.bounding_box()
+        dock = await phone.locator("#dock").bounding_box()
+        totals = await phone.locator("#total-0").bounding_box()
+        assert row and dock and totals
+        assert row["y"] >= 0 and row["y"] + row["height"] <= dock["y"] + 1, (n, row, dock)
+        assert totals["y"] >= dock["y"] and totals["y"] + totals["height"] <= 844
+
+
+async def test_edit_dialog_shows_the_current_outcome_and_lines_up_the_sides(
+    live_server: str, phone: Page
+) -> None:
+    await start_sheet(phone, live_server)
+    await expect(phone.locator("#settings-line")).to_have_text(
+        "Aluette · Hands per match: 5 · Tie after the last hand: The tie stands · "
+        "Mordienne (2 points): on · Surrender: on"
+    )
+    await pad_button(phone, 1, "mordienne").tap()
+    await phone.get_by_role("button", name="Hand 1", exact=True).tap()
+    await expect(phone.locator("#edit-current")).to_have_text("Now: East & West — Mordienne (+2)")
+    current = phone.locator("#edit-pad button.current")
+    await expect(current).to_have_attribute("data-side", "1")
+    await expect(current).to_have_attribute("data-outcome", "mordienne")
+    left = phone.locator('#edit-pad button[data-side="0"]')
+    right = phone.locator('#edit-pad button[data-side="1"]')
+    for i in range(await left.count()):
+        a = await left.nth(i).bounding_box()
+        b = await right.nth(i).bounding_box()
+        assert a and b and abs(a["y"] - b["y"]) < 1 and abs(a["height"] - b["height"]) < 1
+    await phone.locator("#edit-cancel").tap()
+
+
+async def test_an_unknown_sheet_shows_only_a_message_and_a_way_to_start_one(
+    live_server: str, phone: Page
+) -> None:
+    await phone.goto(live_server + "/scores/sheet/nope")
+    await expect(phone.locator("#missing")).to_be_visible()
+    await expect(phone.locator("#missing-text")).to_contain_text("not on this phone")
+    await expect(phone.locator("#sheet")).to_be_hidden()
+    await expect(phone.locator("#dock")).to_be_hidden()
+    await phone.get_by_role("link", name="Start a sheet").tap()
+    await expect(phone.locator("#side0")).to_have_value("North & South")

@@ -1,0 +1,359 @@
+"""Live records: the one core under tables and score sheets (DESIGN.md §3–4).
+
+A *live record* is a store record that several people change at once: a table or a score sheet.
+:class:`LiveRecords` does for one kind of record everything such a record needs, once:
+
+- every accepted change is written (``UPDATE … WHERE version = v``) before anyone is told;
+- each change carries a client id: a repeat is acknowledged again (``duplicate``), never
+  applied twice, also when the repeat races its first copy;
+- of two changes racing for one version exactly one is written; a change made without a version
+  is judged again on the record as it now is (up to :data:`RACE_RETRIES` times, then ``busy``),
+  a change made on a version the record has left is refused (``version_conflict``);
+- every new version is announced on the bus (``"<kind>:<id>"`` carries ``"<version>"``, or
+  ``"gone"``) and handed to this process's :class:`Fanout`;
+- :meth:`LiveRecords.sweep` deletes the records whose lifetime has run out.
+
+The table service and the sheet service only say what a change is (a function from the record
+as it is now to its new document) and how long a record lives.
+
+Fan-out (DESIGN.md §3): each process keeps one :class:`Fanout` per kind, holding the watchers
+(open sockets) of the records they follow. A change committed in this process reaches them from
+the committed record in memory; a change announced by another process is loaded **once** per
+process and version, never once per socket; a view is built once per version and viewer key
+(seat, role) however many sockets show it (:meth:`Fanout.view`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol, TypeVar
+
+from veillee.bus import Bus
+from veillee.store import Commit, NotFound, Record, Store, VersionConflict, token_hash
+
+Clock = Callable[[], datetime]
+"""The current UTC time (injectable, so that tests cover lifetimes without waiting)."""
+Change = Callable[[Record], dict[str, Any]]
+"""A change: the record's new document, computed from the record as it is now. Raises
+:class:`Refusal` (nothing is written then)."""
+V = TypeVar("V")
+
+GONE = "gone"
+"""The bus message for a record that was deleted."""
+RACE_RETRIES = 5
+"""How often a change without a version is judged again after losing a race, before ``busy``."""
+
+log = logging.getLogger(__name__)
+
+
+class Refusal(Exception):
+    """A change or request refused; ``reason`` is a stable code the web layer translates: a rules
+    or sheet reason code (``"must_follow_suit"``, ``"match_decided"`` …) or one of the core's
+    (``"version_conflict"``, ``"busy"``, the kind's *gone* code such as ``"table_gone"``).
+    Nothing was changed."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def utc_now() -> datetime:
+    """The current time, UTC (the default :data:`Clock`)."""
+    return datetime.now(UTC)
+
+
+class LiveRecords:
+    """The live records of one ``kind`` (``"table"``, ``"sheet"``) in ``store``, announced on
+    ``bus``.
+
+    ``gone``: the reason code for a record that does not exist (never made, expired, swept).
+    ``lifetime(data)``: how long a record with document ``data`` lives after its last change.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        store: Store,
+        bus: Bus,
+        *,
+        gone: str,
+        lifetime: Callable[[dict[str, Any]], timedelta],
+        clock: Clock | None = None,
+    ) -> None:
+        self.kind = kind
+        self.store = store
+        self.bus = bus
+        self.gone = gone
+        self.lifetime = lifetime
+        self.clock: Clock = clock or utc_now
+        self.fanout = Fanout(bus, self.channel, self._load_or_none)
+
+    def channel(self, record_id: str) -> str:
+        """The bus channel of one record: ``"<kind>:<id>"``."""
+        return f"{self.kind}:{record_id}"
+
+    def _expiry(self, data: dict[str, Any]) -> datetime:
+        return self.clock() + self.lifetime(data)
+
+    async def create(
+        self, data: dict[str, Any], tokens: dict[str, str], record_id: str | None = None
+    ) -> Record:
+        """Store a new record at version 0 with ``tokens`` (token -> role, stored hashed only).
+        ``record_id``: a chosen id (tests), else a random one."""
+        return await self.store.create(
+            self.kind,
+            data,
+            roles={token_hash(token): role for token, role in tokens.items()},
+            expires_at=self._expiry(data),
+            record_id=record_id,
+        )
+
+    async def load(self, record_id: str) -> Record:
+        """The record as stored now. Raises Refusal(gone) (also for a record of another kind)."""
+        record = await self._load_or_none(record_id)
+        if record is None:
+            raise Refusal(self.gone)
+        return record
+
+    async def _load_or_none(self, record_id: str) -> Record | None:
+        try:
+            record = await self.store.load(record_id)
+        except NotFound:
+            return None
+        return record if record.kind == self.kind else None
+
+    async def role(self, record_id: str, token: str) -> str | None:
+        """The role ``token`` holds on ``record_id`` (``"seat:0"``, ``"scorer"`` …), or None for a
+        token of another record or of none."""
+        found = await self.store.role_of(token_hash(token))
+        if found is None or found[0] != record_id:
+            return None
+        return found[1]
+
+    async def add_role(self, record_id: str, token: str, role: str) -> None:
+        """Give one more ``token`` (stored hashed) ``role`` on the record. Raises Refusal(gone)."""
+        try:
+            await self.store.add_role(record_id, token_hash(token), role)
+        except NotFound:
+            raise Refusal(self.gone) from None
+
+    async def commit(
+        self,
+        record_id: str,
+        change: Change,
+        *,
+        client_id: str | None = None,
+        version: int | None = None,
+        record: Record | None = None,
+    ) -> Commit:
+        """Write ``change`` of the record, announce it, and return the record as stored.
+
+        ``client_id``: the change's id; one applied before is acknowledged again
+        (``duplicate=True``, the record as it stands) without calling ``change``. ``version``:
+        the version the change was made on; if the record has left it the change is refused
+        (``version_conflict``). Without a version a change that loses a race is judged again on
+        the new record, up to :data:`RACE_RETRIES` times (then ``busy``). ``record``: the
+        record as the caller has it, to save a load (a stale one only costs a retry).
+
+        Raises Refusal: the kind's gone code, ``version_conflict``, ``busy``, or what ``change``
+        raises."""
+        for attempt in range(RACE_RETRIES):
+            if record is None or record.id != record_id or attempt > 0:
+                record = await self.load(record_id)
+            if client_id is not None and await self._applied(record_id, client_id):
+                # A repeat must be acknowledged even when it would no longer be accepted: look
+                # before judging it.
+                return Commit(record, duplicate=True)
+            if version is not None and version != record.version:
+                raise Refusal("version_conflict")
+            data = change(record)
+            try:
+                done = await self.store.commit(
+                    record_id,
+                    record.version,
+                    data,
+                    client_id=client_id,
+                    expires_at=self._expiry(data),
+                )
+            except NotFound:
+                raise Refusal(self.gone) from None
+            except VersionConflict:
+                if version is None:
+                    continue
+                # Two sockets of one seat sending one change at once: the one that lost the
+                # race still hears that its change is in.
+                if client_id is not None and await self._applied(record_id, client_id):
+                    return Commit(await self.load(record_id), duplicate=True)
+                raise Refusal("version_conflict") from None
+            if not done.duplicate:
+                await self._announce(done.record)
+            return done
+        raise Refusal("busy")
+
+    async def _applied(self, record_id: str, client_id: str) -> bool:
+        return await self.store.applied(record_id, client_id) is not None
+
+    async def _announce(self, record: Record) -> None:
+        # This process's watchers first, from the record in hand (and so before this process
+        # hears its own message back from the bus, which it then ignores); then the others.
+        self.fanout.deliver(record)
+        await self.bus.publish(self.channel(record.id), str(record.version))
+
+    async def sweep(self) -> list[str]:
+        """Delete every record of this kind whose lifetime has run out at ``clock()``, and tell
+        its watchers (``"gone"`` on the bus). Returns the ids deleted."""
+        now = self.clock()
+        deleted = []
+        for record_id in await self.store.expired(now, kind=self.kind):
+            if await self.store.delete(record_id, expired_by=now):
+                deleted.append(record_id)
+                await self.bus.publish(self.channel(record_id), GONE)
+                self.fanout.gone(record_id)
+        if deleted:
+            log.info("swept %d %s record(s)", len(deleted), self.kind)
+        return deleted
+
+
+async def sweep_forever(
+    sweeps: Sequence[Callable[[], Awaitable[list[str]]]], interval_s: float
+) -> None:
+    """Run every sweep in ``sweeps`` each ``interval_s`` seconds, forever (cancel to stop). A
+    sweep that fails is logged with its traceback and tried again at the next round."""
+    while True:
+        await asyncio.sleep(interval_s)
+        for sweep in sweeps:
+            try:
+                await sweep()
+            except Exception:
+                log.exception("sweep failed; trying again in %s s", interval_s)
+
+
+class Watcher(Protocol):
+    """Something in this process that shows a record (an open socket)."""
+
+    def push(self, record: Record | None) -> None:
+        """The record moved on (``record``, at a version newer than any pushed before) or was
+        deleted (``None``). Must return at once: the watcher sends from its own task."""
+
+
+@dataclass(eq=False)
+class _Followed:
+    """One record followed in this process: its watchers, the newest version handed to them,
+    the views built for that version (by viewer key), and the bus listener."""
+
+    watchers: set[Watcher] = field(default_factory=set)
+    version: int = -1
+    views: dict[Hashable, Any] = field(default_factory=dict)
+    listening: asyncio.Event = field(default_factory=asyncio.Event)
+    listener: asyncio.Task[None] | None = None
+
+
+class Fanout:
+    """This process's watchers of one kind of record, and their one bus subscription per record.
+
+    ``channel(id)`` names a record's bus channel; ``load(id)`` reads a record (None if gone).
+    """
+
+    def __init__(
+        self,
+        bus: Bus,
+        channel: Callable[[str], str],
+        load: Callable[[str], Awaitable[Record | None]],
+    ) -> None:
+        self._bus = bus
+        self._channel = channel
+        self._load = load
+        self._followed: dict[str, _Followed] = {}
+
+    @contextlib.asynccontextmanager
+    async def watch(self, record_id: str, watcher: Watcher) -> AsyncIterator[None]:
+        """Push every new version of ``record_id`` to ``watcher`` while the context is open.
+        Entered once the bus listens, so nothing announced afterwards is missed."""
+        followed = self._followed.get(record_id)
+        if followed is None:
+            followed = self._followed[record_id] = _Followed()
+            followed.listener = asyncio.create_task(self._listen(record_id, followed))
+        followed.watchers.add(watcher)
+        try:
+            await followed.listening.wait()
+            yield
+        finally:
+            followed.watchers.discard(watcher)
+            if not followed.watchers and self._followed.get(record_id) is followed:
+                del self._followed[record_id]
+                if followed.listener is not None:
+                    followed.listener.cancel()
+
+    def deliver(self, record: Record) -> None:
+        """Hand ``record`` (just committed or loaded) to its watchers, unless they have had this
+        version or a newer one already."""
+        followed = self._followed.get(record.id)
+        if followed is None or record.version <= followed.version:
+            return
+        followed.version = record.version
+        followed.views = {}
+        for watcher in list(followed.watchers):
+            watcher.push(record)
+
+    def gone(self, record_id: str) -> None:
+        """Tell the record's watchers it was deleted."""
+        followed = self._followed.get(record_id)
+        if followed is not None:
+            for watcher in list(followed.watchers):
+                watcher.push(None)
+
+    def view(self, record: Record, key: Hashable, build: Callable[[Record, Any], V]) -> V:
+        """``build(record, key)``, built once per version and key while the record is followed
+        (two sockets of one seat share one view)."""
+        followed = self._followed.get(record.id)
+        if followed is None or followed.version != record.version:
+            return build(record, key)
+        if key not in followed.views:
+            followed.views[key] = build(record, key)
+        built: V = followed.views[key]
+        return built
+
+    async def _listen(self, record_id: str, followed: _Followed) -> None:
+        try:
+            async with self._bus.subscribe(self._channel(record_id)) as queue:
+                followed.listening.set()
+                while True:
+                    await self._hear(record_id, followed, await _latest(queue))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # Without the bus this process still shows its own changes; say why others'
+            # changes no longer reach it.
+            log.exception("bus listener for %s failed", self._channel(record_id))
+        finally:
+            followed.listening.set()
+
+    async def _hear(self, record_id: str, followed: _Followed, message: str) -> None:
+        if message == GONE:
+            self.gone(record_id)
+            return
+        if not message.isdigit() or int(message) <= followed.version:
+            return  # this process's own change, or one its watchers have had already
+        try:
+            record = await self._load(record_id)
+        except Exception:
+            log.exception("could not load %s after a bus message", self._channel(record_id))
+            return
+        if record is None:
+            self.gone(record_id)
+        else:
+            self.deliver(record)
+
+
+async def _latest(queue: asyncio.Queue[str]) -> str:
+    """The next message of ``queue``, skipping to the newest of those already waiting (one load
+    for a burst of versions); ``"gone"`` wins over any version."""
+    message = await queue.get()
+    while not queue.empty() and message != GONE:
+        message = queue.get_nowait()
+    return message

@@ -1,0 +1,315 @@
+"""One socket skeleton for every live record, tables and score sheets (DESIGN.md §3, §5).
+
+lila-ws serves every socket through one ``endpoint(name, behaviour, credits, interval)``; this is
+ours. :func:`serve` checks the page's Origin, waits for ``hello`` (closing a socket that has not
+sent it within ``hello_timeout_s``), authenticates the token, follows the record's fan-out and
+answers every frame after the size and rate limits and a typed parse. What one kind of socket
+does beyond that is its :class:`Behaviour`: which messages it takes, whose token is whose, the
+view a key (seat, role) is sent, and how a change is applied.
+
+Every frame out is one of ``live_protocol``'s (or the kind's snapshot); every refusal is an
+:class:`~veillee.web.live_protocol.ErrorOut` with the reason in the player's language. Close
+codes: 1008 foreign Origin, 4403 token refused, 4404 record gone, 4408 no hello in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Hashable
+from typing import Any, Protocol
+
+from fastapi import WebSocket
+from prometheus_client import Counter, Gauge
+from pydantic import BaseModel
+from starlette.websockets import WebSocketDisconnect
+
+from veillee.config import Settings
+from veillee.store import Commit, Record
+from veillee.tables import LiveRecords, Refusal
+from veillee.web import i18n
+from veillee.web.guards import RateLimit, origin_allowed
+from veillee.web.live_protocol import (
+    AckOut,
+    BadMessage,
+    Hello,
+    Messages,
+    Ping,
+    PongOut,
+    error_out,
+)
+
+OPEN_SOCKETS = Gauge("veillee_sockets", "Live websockets open in this process", ["endpoint"])
+REFUSED = Counter(
+    "veillee_refusals_total", "Live messages and requests refused, by reason", ["endpoint", "code"]
+)
+
+GONE = object()
+"""What a session's mailbox holds once its record was deleted."""
+CLOSED = (WebSocketDisconnect, RuntimeError)
+"""What sending on a socket the page has left raises (Starlette: a disconnect, or a send after
+the close)."""
+
+
+class Behaviour(Protocol):
+    """What one kind of live socket does beyond the skeleton."""
+
+    name: str
+    """Metrics label and name of the endpoint (``"tables"``, ``"sheets"``)."""
+    area: str
+    """Catalog prefix of the kind's own reason strings (see :func:`i18n.reason`)."""
+    records: LiveRecords
+    messages: Messages
+    """What the socket takes: :class:`Hello`, :class:`Ping` and the kind's changes."""
+
+    async def authenticate(self, record_id: str, token: str) -> Hashable | None:
+        """The viewer key ``token`` holds on the record (a seat, a role), or None."""
+
+    def render(self, record: Record, key: Any) -> str:
+        """The snapshot message (JSON text) that ``key`` is sent of ``record``: only what it may
+        see."""
+
+    async def apply(self, record_id: str, key: Any, message: Any) -> Commit:
+        """Apply the change ``message`` sent by ``key``. Raises Refusal."""
+
+    def greeted(self, record: Record) -> None:
+        """Called with the record as sent after each accepted hello (a table wakes its computer
+        seats)."""
+
+
+class Session:
+    """One open socket: its record, language, viewer key, the version it was last sent, and a
+    mailbox the record's fan-out fills (:meth:`push`) and :meth:`follow` empties."""
+
+    def __init__(
+        self, ws: WebSocket, behaviour: Behaviour, record_id: str, settings: Settings
+    ) -> None:
+        self.ws = ws
+        self.behaviour = behaviour
+        self.record_id = record_id
+        self.settings = settings
+        self.rate = RateLimit(settings.max_messages_per_second)
+        self.lang = i18n.pick_lang(ws.cookies.get("lang"), ws.headers.get("accept-language"))
+        self.key: Hashable | None = None
+        self.sent_version = -1
+        self.lock = asyncio.Lock()
+        self._pushed: Record | object | None = None
+        self._wake = asyncio.Event()
+
+    # ---- sending (always under ``lock``: frames of two tasks never interleave) --------------
+
+    async def send(self, message: BaseModel) -> None:
+        """Send one message."""
+        async with self.lock:
+            await self.ws.send_text(message.model_dump_json())
+
+    async def error(self, code: str, client_id: str | None = None) -> None:
+        """Send the error ``code`` (counted in the metrics)."""
+        REFUSED.labels(self.behaviour.name, code).inc()
+        await self.send(error_out(self.lang, code, self.behaviour.area, client_id))
+
+    async def refuse(self, code: str, close_code: int) -> None:
+        """Send the error ``code`` and close the socket."""
+        await self.error(code)
+        await self.ws.close(code=close_code)
+
+    async def _snapshot(self, record: Record, force: bool = False) -> None:
+        # Caller holds ``lock``. Never send a version older than one already sent.
+        if record.version < self.sent_version or (
+            record.version == self.sent_version and not force
+        ):
+            return
+        self.sent_version = record.version
+        text = self.behaviour.records.fanout.view(record, self.key, self.behaviour.render)
+        await self.ws.send_text(text)
+
+    async def send_current(self) -> Record:
+        """Send the record as it is now (after a hello, after a refused change) and return it.
+        Raises Refusal (the kind's gone code)."""
+        record = await self.behaviour.records.load(self.record_id)
+        async with self.lock:
+            await self._snapshot(record, force=True)
+        return record
+
+    async def change(self, message: Any) -> None:
+        """Apply one change and answer ``ack`` then the snapshot that shows it, or ``error`` then
+        the record as it is (so the page is in step). This socket's other sends wait meanwhile,
+        so its own fan-out never overtakes the ack."""
+        records = self.behaviour.records
+        async with self.lock:
+            try:
+                done = await self.behaviour.apply(self.record_id, self.key, message)
+            except Refusal as refused:
+                reason = refused.reason
+            else:
+                ack = AckOut(
+                    client_id=message.client_id,
+                    version=done.record.version,
+                    duplicate=done.duplicate,
+                )
+                await self.ws.send_text(ack.model_dump_json())
+                await self._snapshot(done.record, force=done.duplicate)
+                return
+        await self.error(reason, message.client_id)
+        if reason != records.gone:
+            # Gone meanwhile: the fan-out's "gone" closes the socket.
+            with contextlib.suppress(Refusal):
+                await self.send_current()
+
+    # ---- the fan-out's side ---------------------------------------------------------------
+
+    def push(self, record: Record | None) -> None:
+        """A newer version of the record, or ``None`` once it is deleted (Watcher)."""
+        self._pushed = GONE if record is None else record
+        self._wake.set()
+
+    async def follow(self) -> None:
+        """Send each version the fan-out pushes (the newest only, if several came at once);
+        close with the kind's gone code once the record is deleted."""
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                pushed = self._pushed
+                if pushed is GONE:
+                    await self.refuse(self.behaviour.records.gone, 4404)
+                    return
+                if isinstance(pushed, Record):
+                    async with self.lock:
+                        await self._snapshot(pushed)
+        except CLOSED:
+            return  # the page has gone; the receiving side ends the session
+
+
+async def serve(ws: WebSocket, behaviour: Behaviour, record_id: str) -> None:
+    """The endpoint: one socket of ``behaviour``'s kind on record ``record_id``, from the
+    handshake to the close (docs/protocol.md §2)."""
+    if not origin_allowed(ws):
+        await ws.close(code=1008)
+        return
+    await ws.accept()
+    session = Session(ws, behaviour, record_id, ws.app.state.settings)
+    sockets = OPEN_SOCKETS.labels(behaviour.name)
+    sockets.inc()
+    try:
+        if await greet(session):
+            await follow_and_listen(session)
+    except CLOSED:
+        pass  # the page went away mid-answer
+    finally:
+        sockets.dec()
+
+
+async def greet(session: Session) -> bool:
+    """Wait for a valid ``hello`` within ``hello_timeout_s`` (other frames are answered with
+    ``hello_first``) and authenticate it. False if the socket was closed meanwhile."""
+    deadline = time.monotonic() + session.settings.hello_timeout_s
+    while True:
+        try:
+            message = await next_message(session, deadline)
+        except TimeoutError:
+            # A socket that never says hello holds a slot for nothing: close it.
+            await session.refuse("hello_timeout", 4408)
+            return False
+        if message is None:
+            return False
+        if isinstance(message, Hello):
+            return await authenticate(session, message)
+        await session.error("hello_first")
+
+
+async def authenticate(session: Session, hello: Hello) -> bool:
+    """Take the viewer key ``hello``'s token holds (the same one again on a later hello), or
+    close the socket: ``bad_token`` (4403), or the kind's gone code (4404) for a record that no
+    longer exists."""
+    if hello.lang:
+        session.lang = hello.lang
+    behaviour = session.behaviour
+    key = await behaviour.authenticate(session.record_id, hello.token)
+    if key is None or (session.key is not None and key != session.key):
+        try:
+            await behaviour.records.load(session.record_id)
+        except Refusal as gone:
+            await session.refuse(gone.reason, 4404)
+            return False
+        await session.refuse("bad_token", 4403)
+        return False
+    session.key = key
+    return True
+
+
+async def follow_and_listen(session: Session) -> None:
+    """Follow the record (fan-out), send it as it is now, and answer frames until the page goes.
+    The record is watched before it is read, so no version can slip between the two."""
+    behaviour = session.behaviour
+    async with behaviour.records.fanout.watch(session.record_id, session):
+        if not await send_greeting(session):
+            return
+        follower = asyncio.create_task(session.follow())
+        try:
+            await listen(session)
+        finally:
+            follower.cancel()
+            await asyncio.gather(follower, return_exceptions=True)
+
+
+async def send_greeting(session: Session) -> bool:
+    """The answer to a hello: the record as it is now (or the gone code, and the close)."""
+    try:
+        record = await session.send_current()
+    except Refusal as gone:
+        await session.refuse(gone.reason, 4404)
+        return False
+    session.behaviour.greeted(record)
+    return True
+
+
+async def listen(session: Session) -> None:
+    """Answer every frame until the page goes."""
+    while True:
+        message = await next_message(session)
+        if message is None:
+            return
+        if isinstance(message, Ping):
+            await session.send(PongOut())
+        elif isinstance(message, Hello):
+            if not await authenticate(session, message) or not await send_greeting(session):
+                return
+        else:
+            await session.change(message)
+
+
+async def next_message(session: Session, deadline: float | None = None) -> Any | None:
+    """The next frame that passes the limits and parses, or None once the page has gone.
+    Frames that do not are answered with an error (``bad_message`` for a binary frame,
+    ``message_too_large``, ``rate_limited`` or the parse's code, naming the frame's client id
+    when it can be read, so that the page knows which change to send again or give up).
+    Raises TimeoutError at ``deadline`` (a ``time.monotonic()`` value)."""
+    while True:
+        frame = await _receive(session.ws, deadline)
+        if frame is None:
+            return None
+        text = frame.get("text")
+        if text is None:  # a binary frame: not one of ours
+            await session.error("bad_message")
+            continue
+        if len(text.encode()) > session.settings.max_message_bytes:
+            await session.error("message_too_large")
+            continue
+        if not session.rate.allow():
+            # Say which change was dropped, so the page can send it again.
+            await session.error("rate_limited", Messages.peek_client_id(text))
+            continue
+        try:
+            return session.behaviour.messages.parse(text)
+        except BadMessage as bad:
+            await session.error(bad.reason, Messages.peek_client_id(text))
+
+
+async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | None:
+    if deadline is None:
+        frame = await ws.receive()
+    else:
+        frame = await asyncio.wait_for(ws.receive(), max(0.0, deadline - time.monotonic()))
+    return None if frame["type"] == "websocket.disconnect" else dict(frame)

@@ -1,0 +1,193 @@
+// The one websocket connection of the site's pages to a live record, a table or a score sheet
+// (docs/protocol.md §2): hello with the token and the version the page has, reconnects with
+// backoff, and sends the page's changes one at a time, in order, each under its client id until
+// the server has answered it. A change sent again after a lost answer is acknowledged, never
+// applied twice; one dropped by the rate limit (or refused as busy) is sent again a moment later.
+//
+// Trouble is noticed three ways: the socket closes; the browser says it went offline (a socket
+// may stay "open" on a dead network for minutes); or the heartbeat goes unanswered.
+const HEARTBEAT_MS = 10000;
+const RETRY_MS = 1000; // before sending again a change dropped as rate_limited or busy
+const TRANSIENT = new Set(["rate_limited", "busy"]);
+const FOR_GOOD = new Set([4403, 4404]); // token refused, record gone: trying again cannot help
+
+/** A fresh client id for a change: 128 random bits, hex (works without a secure context). */
+export function newClientId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class LiveConnection {
+  /**
+   * path: the socket's path ("/ws/tables/<id>", "/ws/sheets/<id>"); token: the seat or sheet
+   * token; lang: "fr" | "en"; snapshot: the type of the message that carries the record
+   * ("state", "sheet"; its `version` is the record's).
+   * onSnapshot(message): the record as this page may see it.
+   * onAck(message), onError(message): the server's answers; an error naming no change is about
+   * the connection or a frame. A change dropped as rate_limited or busy is sent again instead.
+   * onStatus(status): "online" (the first snapshot), "back" (the first snapshot after trouble),
+   * "offline" (the browser is offline), "reconnecting", "lost" (the token was refused or the
+   * record is gone: no more tries).
+   */
+  constructor({ path, token, lang, snapshot, onSnapshot, onAck, onError, onStatus }) {
+    Object.assign(this, { path, token, lang, snapshot, onSnapshot });
+    this.onAck = onAck || (() => {});
+    this.onError = onError || (() => {});
+    this.onStatus = onStatus || (() => {});
+    this.version = null;
+    this.queue = []; // changes not yet answered, oldest first; the first one is on the wire
+    this.status = null;
+    this.troubled = false; // trouble since the last snapshot
+    this.retries = 0;
+    this.closed = false;
+    this.socket = null;
+    this.ready = false; // a snapshot came on this socket: changes may go
+    this.retryTimer = null;
+    this.heartbeat = null;
+    this.heard = true;
+    window.addEventListener("offline", () => this.lose());
+    window.addEventListener("online", () => {
+      if (this.closed || this.socket) return;
+      clearTimeout(this.retryTimer);
+      this.open();
+    });
+  }
+
+  open() {
+    if (this.closed) return;
+    if (!navigator.onLine) {
+      this.lose(); // wait for the "online" event
+      return;
+    }
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}${this.path}`);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      socket.send(JSON.stringify({ type: "hello", token: this.token, version: this.version, lang: this.lang }));
+      this.startHeartbeat(socket);
+    });
+    socket.addEventListener("message", (event) => {
+      if (this.socket !== socket) return;
+      this.heard = true;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.closed || this.socket !== socket) return;
+      if (FOR_GOOD.has(event.code)) {
+        this.closed = true;
+        this.drop();
+        this.tell("lost");
+        return;
+      }
+      this.lose();
+    });
+  }
+
+  tell(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.onStatus(status);
+  }
+
+  /** Forget the socket (closing it if need be). */
+  drop() {
+    this.stopHeartbeat();
+    this.ready = false;
+    const socket = this.socket;
+    this.socket = null;
+    if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
+  }
+
+  /** The connection is gone: say so, drop the socket, and try again (with backoff) once the
+   * browser is online. */
+  lose() {
+    if (this.closed) return;
+    this.drop();
+    this.troubled = true;
+    clearTimeout(this.retryTimer);
+    if (!navigator.onLine) {
+      this.tell("offline");
+      return;
+    }
+    this.tell("reconnecting");
+    const wait = Math.min(5000, 300 * 2 ** this.retries);
+    this.retries += 1;
+    this.retryTimer = setTimeout(() => this.open(), wait);
+  }
+
+  startHeartbeat(socket) {
+    this.stopHeartbeat();
+    this.heard = true;
+    this.heartbeat = setInterval(() => {
+      if (this.socket !== socket) return;
+      if (!this.heard) {
+        this.lose(); // nothing came back since the last ping
+        return;
+      }
+      this.heard = false;
+      socket.send(JSON.stringify({ type: "ping" }));
+    }, HEARTBEAT_MS);
+  }
+
+  stopHeartbeat() {
+    clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  receive(message) {
+    if (message.type === this.snapshot) {
+      const first = !this.ready;
+      this.ready = true;
+      this.retries = 0;
+      this.version = message.version;
+      if (first) this.tell(this.troubled ? "back" : "online");
+      this.troubled = false;
+      this.onSnapshot(message);
+      if (first) this.transmit(); // the change in flight when the socket went, if any
+    } else if (message.type === "ack") {
+      this.settle(message.client_id);
+      this.onAck(message);
+    } else if (message.type === "error") {
+      const head = this.queue[0];
+      if (head && head.client_id === message.client_id && TRANSIENT.has(message.code)) {
+        // Dropped, not refused: send the same change again a moment later.
+        setTimeout(() => {
+          if (this.queue[0] === head) this.transmit();
+        }, RETRY_MS);
+        return;
+      }
+      if (message.client_id) this.settle(message.client_id);
+      this.onError(message);
+    }
+  }
+
+  /** The change `clientId` is answered: forget it and send the next one. */
+  settle(clientId) {
+    const at = this.queue.findIndex((change) => change.client_id === clientId);
+    if (at < 0) return;
+    this.queue.splice(at, 1);
+    if (at === 0) this.transmit();
+  }
+
+  /** Put the oldest unanswered change on the wire, if the socket is ready. */
+  transmit() {
+    if (this.ready && this.queue.length && this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(this.queue[0]));
+    }
+  }
+
+  /** Send a change ({type, …}; a `client_id` is added unless it has one) after those not yet
+   * answered; returns its client id. */
+  send(change) {
+    const message = { ...change, client_id: change.client_id || newClientId() };
+    this.queue.push(message);
+    if (this.queue.length === 1) this.transmit();
+    return message.client_id;
+  }
+}
