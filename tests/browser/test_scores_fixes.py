@@ -32,7 +32,7 @@ async def test_offline_the_pad_offers_no_more_hands_than_the_match_can_still_hol
     await expect(phone.locator("body")).to_have_attribute("data-version", "5")
     await expect(phone.locator("#rows tr.pending")).to_have_count(0)
     await expect(phone.locator("#match-state")).to_have_text(
-        "North & South wins 5–0 — tap End match"
+        "Won by North & South, 5–0 — tap End match"
     )
 
 
@@ -131,7 +131,9 @@ async def test_a_viewer_is_told_the_match_is_decided_without_being_told_to_tap(
     mine = await tokens(phone)
     for _ in range(5):
         await pad_button(phone, 1, "won").tap()
-    await expect(phone.locator("#match-state")).to_have_text("East & West wins 5–0 — tap End match")
+    await expect(phone.locator("#match-state")).to_have_text(
+        "Won by East & West, 5–0 — tap End match"
+    )
     ctx = await browser.new_context(locale="fr-FR")
     try:
         viewer = await ctx.new_page()
@@ -195,5 +197,5 @@ async def test_offline_in_a_race_to_ten_the_pad_stops_once_a_side_could_reach_te
     await phone.context.set_offline(False)
     await expect(phone.locator("body")).to_have_attribute("data-version", "6")
     await expect(phone.locator("#match-state")).to_have_text(
-        "East & West wins 10–0 — tap End match"
+        "Won by East & West, 10–0 — tap End match"
     )
