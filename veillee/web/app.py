@@ -10,13 +10,13 @@ from pathlib import Path
 from fastapi import FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
 from prometheus_client import make_asgi_app
 from starlette.exceptions import HTTPException
 
 from veillee.bus import open_bus
 from veillee.config import Settings
 from veillee.store import Store
+from veillee.web.assets import REVALIDATE, Assets
 
 WEB = Path(__file__).parent
 
@@ -39,9 +39,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the Veillée app for ``settings`` (default: from the environment).
 
     The store and bus are opened on startup and closed on shutdown; they are reachable as
-    ``app.state.store`` and ``app.state.bus``.
+    ``app.state.store`` and ``app.state.bus``. The browser's files are ``app.state.assets``
+    (:class:`~veillee.web.assets.Assets`, mounted at ``/static``).
     """
     settings = settings or Settings()
+    assets = Assets(settings.static_dir or WEB / "static")
     modules = [importlib.import_module(name) for name in ROUTERS]
 
     @asynccontextmanager
@@ -63,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Veillée", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
     )
     app.state.settings = settings
+    app.state.assets = assets
 
     @app.middleware("http")
     async def security_headers(
@@ -73,6 +76,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
+        if response.headers.get("content-type", "").startswith("text/html"):
+            # A page names this build's files: the browser asks for the page again each time.
+            response.headers.setdefault("Cache-Control", REVALIDATE)
         return response
 
     @app.exception_handler(HTTPException)
@@ -96,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     app.mount("/metrics", make_asgi_app())
-    app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
+    app.mount("/static", assets, name="static")
     for module in modules:
         app.include_router(module.router)
     return app

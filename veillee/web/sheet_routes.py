@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from contextlib import AsyncExitStack
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket
@@ -50,7 +49,6 @@ from veillee.web.guards import RateLimit, origin_allowed
 from veillee.web.pages import page_lang, render
 
 router = APIRouter()
-STATIC = Path(__file__).parent / "static" / "scores"
 
 ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Side = Annotated[StrictInt, Field(ge=0, le=1)]
@@ -280,10 +278,11 @@ async def sheet_page(request: Request, sheet_id: str) -> HTMLResponse:
 
 
 @router.get("/scores/sw.js")
-async def service_worker() -> FileResponse:
-    """The service worker, served under /scores so that it may control the SquareScores pages."""
+async def service_worker(request: Request) -> FileResponse:
+    """The service worker, served under /scores so that it may control the SquareScores pages
+    (from the served build's files: ``app.state.assets``)."""
     return FileResponse(
-        STATIC / "sw.js",
+        request.app.state.assets.root / "scores" / "sw.js",
         media_type="text/javascript",
         headers={"Service-Worker-Allowed": "/scores", "Cache-Control": "no-cache"},
     )
