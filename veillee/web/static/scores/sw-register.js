@@ -7,7 +7,15 @@ export function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
   const build = new URL(import.meta.url).pathname.split("/")[2] ?? "";
   const query = /^[0-9a-f]{12}$/.test(build) ? `?build=${build}` : "";
-  navigator.serviceWorker.register(`/scores/sw.js${query}`, { scope: "/scores" }).catch(() => {
-    // no service worker (private mode, insecure origin): the page still works online
-  });
+  navigator.serviceWorker
+    .register(`/scores/sw.js${query}`, { scope: "/scores" })
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      // A worker that took over while this page was loading (the start page had just
+      // installed it) has not claimed the page: ask it to, so the page works offline now.
+      if (!navigator.serviceWorker.controller) registration.active?.postMessage("claim");
+    })
+    .catch(() => {
+      // no service worker (private mode, insecure origin): the page still works online
+    });
 }

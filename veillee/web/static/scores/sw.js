@@ -47,6 +47,11 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// A page that loaded while this worker was taking over asks to be claimed (sw-register.js).
+self.addEventListener("message", (event) => {
+  if (event.data === "claim") event.waitUntil(self.clients.claim());
+});
+
 function fromNetwork(request, key) {
   return fetch(request).then((response) => {
     if (response.ok) {
