@@ -1,8 +1,9 @@
-// The game page: "Play against the computer" (best of 5, or the "Best of 3" button beside it)
-// makes a computer table, keeps the seat token in this tab's sessionStorage (closing the tab
-// ends the match) and opens the table.
+// The game page: one "Play against the computer — best of N" button per match length the game
+// offers (the page renders them from the game's declaration). A button makes a computer table,
+// keeps the seat token in this tab's sessionStorage (closing the tab ends the match) and opens
+// the table.
 const page = document.getElementById("game-page");
-const buttons = [document.getElementById("play-computer"), document.getElementById("play-computer-3")];
+const buttons = [...page.querySelectorAll("button[data-best-of]")];
 
 async function play(bestOf) {
   for (const button of buttons) button.disabled = true;
