@@ -5,10 +5,36 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+CHROMIUM ?= $(or $(VEILLEE_CHROMIUM),/usr/bin/chromium)
 
-.PHONY: run test check bench install
+.PHONY: run test check bench install chromium python-venv
+
+# $(call need,WHAT,CHECK,PACKAGES): when the shell command CHECK fails, install the Debian
+# PACKAGES with apt-get if we run as root; otherwise say the one command to run, and stop.
+define need
+@if ! $(2); then \
+  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+    echo "$(1) is missing: installing Debian's $(3) with apt-get"; \
+    export DEBIAN_FRONTEND=noninteractive; \
+    apt-get update -qq && apt-get install -y -qq $(3) >/dev/null || exit 1; \
+    $(2) || { echo "$(1) is still missing after installing $(3)"; exit 1; }; \
+  else \
+    echo "$(1) is missing. Install it with:"; \
+    echo "  sudo apt-get install -y $(3)"; \
+    exit 1; \
+  fi; \
+fi
+endef
+
+python-venv:
+	$(call need,Python's venv module,$(PY) -c 'import ensurepip; import venv' 2>/dev/null,python3-venv)
+
+# The browser tests drive Debian's Chromium ($VEILLEE_CHROMIUM to use another).
+chromium:
+	$(call need,Chromium (for the browser tests),test -x "$(CHROMIUM)",chromium)
 
 $(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(MAKE) -s python-venv
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
@@ -20,10 +46,8 @@ run: $(STAMP)
 	@echo "Veillée at http://$(HOST):$(PORT)  (data in ./data, Ctrl-C to stop)"
 	$(BIN)/veillee serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP)
-	@test -x "$${VEILLEE_CHROMIUM:-/usr/bin/chromium}" || { \
-	  echo "Chromium is needed for the browser tests: apt-get install -y chromium"; exit 1; }
-	$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+test: $(STAMP) chromium
+	VEILLEE_CHROMIUM="$(CHROMIUM)" $(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
 check: $(STAMP)
 	$(BIN)/ruff check veillee tests bench

@@ -23,6 +23,10 @@ class Settings(BaseSettings):
     ``postgresql+asyncpg://user@host/db``."""
     redis_url: str | None = None
     """Redis for the table bus (scale-out); default is the in-process bus."""
+    static_dir: Path | None = None
+    """The browser's files (scripts, styles, icons); default: the package's own
+    ``veillee/web/static``. They are served under ``/static/<build>/``, ``<build>`` a hash of
+    them taken at start (see ``veillee/web/assets.py``)."""
 
     bot_delay_ms: int = 900
     """Pause before each computer move, so a person can follow it (0 in tests)."""

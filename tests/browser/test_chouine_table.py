@@ -7,30 +7,18 @@ import re
 
 from playwright.async_api import Browser, Page, expect
 
-TURN_STATES = "my-turn,prompt,count,match-over"
+from tests.browser.chouine_page import open_computer_table, wait_for_decision
 
-
-async def open_computer_table(page: Page, base: str) -> None:
-    await page.goto(base + "/chouine")
-    await page.get_by_role("button", name="Play against the computer").click()
-    await page.wait_for_url("**/chouine/table/*")
-    await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
-
-
-async def wait_for_decision(page: Page, after_version: int) -> tuple[str, int]:
-    """Wait until the page asks something of us at a version newer than ``after_version``."""
-    await page.wait_for_function(
-        """([states, v]) => {
-            const t = document.getElementById('table');
-            return states.split(',').includes(t.dataset.state) && Number(t.dataset.version) > v;
-        }""",
-        arg=[TURN_STATES, after_version],
-    )
-    table = page.locator("#table")
-    return (
-        await table.get_attribute("data-state") or "",
-        int(await table.get_attribute("data-version") or -1),
-    )
+LOOKS = """cards => cards.map((card) => {
+    const after = getComputedStyle(card, '::after');
+    return {
+        refused: card.classList.contains('refused'),
+        mark: after.content,
+        hatch: after.backgroundImage,
+        opacity: Number(getComputedStyle(card).opacity),
+    };
+})"""
+"""How each card of the hand looks: its ⊘ mark, hatching and opacity."""
 
 
 async def pick(page: Page, rng: random.Random) -> str:
@@ -111,10 +99,7 @@ async def test_whole_best_of_3_match_against_the_computer(live_server: str, page
             else None
         ),
     )
-    await open_computer_table(page, live_server)
-    await page.get_by_test_id("best-of").click()  # "Restart as best of 3": 0–0
-    if await page.get_by_test_id("restart-confirm").is_visible():  # the computer had led
-        await page.get_by_test_id("restart-yes").click()
+    await open_computer_table(page, live_server, best_of=3)
     await expect(page.get_by_test_id("match-line")).to_contain_text("Best of 3")
     await expect(page.get_by_test_id("score")).to_have_text("You 0 – 0 Computer")
     # The seven prompt comes only to the seat that follows trick 11: play further matches
@@ -170,6 +155,14 @@ async def test_dimmed_card_explains_itself_and_changes_nothing(
     code = await card.get_attribute("data-card")
     reason = await card.get_attribute("title")
     assert reason and reason.startswith(("Talon empty", "Trump led", "You cannot follow"))
+    # "Not allowed" has its own look, beyond colour: dimmed, hatched and marked.
+    looks = await page.locator("#hand button.card").evaluate_all(LOOKS)
+    assert {look["refused"] for look in looks} == {True, False}
+    for look in looks:
+        if look["refused"]:
+            assert look["mark"] == '"⊘"' and "gradient" in look["hatch"] and look["opacity"] < 0.7
+        else:
+            assert look["mark"] == "none" and look["opacity"] == 1
     # aria-disabled makes Playwright wait for an enabled element: click it where it lies.
     await card.click(force=True)
     refusal = page.get_by_test_id("refusal")
@@ -179,21 +172,6 @@ async def test_dimmed_card_explains_itself_and_changes_nothing(
     assert await page.locator("#table").get_attribute("data-version") == str(version)
     await expect(page.locator(f'#hand button.card[data-card="{code}"]')).to_be_visible()
     await expect(page.get_by_test_id("trick").locator(f'[data-card="{code}"]')).to_have_count(0)
-
-
-async def test_five_cards_fit_a_phone_without_horizontal_scroll(
-    live_server: str, phone: Page
-) -> None:
-    await open_computer_table(phone, live_server)
-    cards = phone.get_by_test_id("hand").locator("button.card")
-    for i in range(5):
-        box = await cards.nth(i).bounding_box()
-        assert box is not None
-        assert box["width"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 390
-    scroll = await phone.evaluate("document.documentElement.scrollWidth")
-    assert scroll <= 390
-    name = await cards.first.get_attribute("aria-label")
-    assert name and " of " in name
 
 
 async def test_reload_resumes_the_match_exactly(live_server: str, page: Page) -> None:
@@ -250,9 +228,7 @@ async def test_keyboard_moves_along_the_hand_and_enter_plays(live_server: str, p
 async def test_table_speaks_french(live_server: str, browser: Browser) -> None:
     ctx = await browser.new_context(locale="fr-FR")
     page = await ctx.new_page()
-    await page.goto(live_server + "/chouine")
-    await page.get_by_role("button", name="Jouer contre l'ordinateur").click()
-    await page.wait_for_url("**/chouine/table/*")
+    await open_computer_table(page, live_server)
     card = page.get_by_test_id("hand").locator("button.card").first
     await expect(card).to_have_attribute(
         "aria-label", re.compile(r"^(As|Dix|Roi|Dame|Valet|Neuf|Huit|Sept) de ")

@@ -60,14 +60,14 @@ async def test_s1_by_taps_banks_north_south_4_2_and_a_viewer_follows_live(
                 ["North", "East", "South", "West", "North"]
             )
         await expect(phone.locator("#match-state")).to_have_text(
-            "North & South wins 4–2 — tap End match"
+            "Won by North & South, 4–2 — tap End match"
         )
         await expect(phone.locator("#pad button")).to_have_count(0)  # a sixth row is not offered
 
         await phone.locator("#end").tap()
         for page in (phone, viewer):
             await expect(page.locator("#match-state")).to_have_text(
-                "Banked: North & South wins 4–2"
+                "Banked: won by North & South, 4–2"
             )
         await expect(phone.locator("#actions")).to_be_hidden()
         await expect(phone.locator(".row-edit")).to_have_count(0)

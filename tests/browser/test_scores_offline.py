@@ -31,7 +31,7 @@ async def test_offline_the_pad_offers_no_more_hands_than_the_match_can_still_hol
     await expect(phone.locator("body")).to_have_attribute("data-version", "5")
     await expect(phone.locator("#rows tr.pending")).to_have_count(0)
     await expect(phone.locator("#match-state")).to_have_text(
-        "North & South wins 5–0 — tap End match"
+        "Won by North & South, 5–0 — tap End match"
     )
 
 
@@ -53,7 +53,7 @@ async def test_offline_in_a_race_to_ten_the_pad_stops_once_a_side_could_reach_te
     await phone.context.set_offline(False)
     await expect(phone.locator("body")).to_have_attribute("data-version", "6")
     await expect(phone.locator("#match-state")).to_have_text(
-        "East & West wins 10–0 — tap End match"
+        "Won by East & West, 10–0 — tap End match"
     )
 
 

@@ -50,7 +50,9 @@ async def test_a_viewer_is_told_the_match_is_decided_without_being_told_to_tap(
     mine = await tokens(phone)
     for _ in range(5):
         await pad_button(phone, 1, "won").tap()
-    await expect(phone.locator("#match-state")).to_have_text("East & West wins 5–0 — tap End match")
+    await expect(phone.locator("#match-state")).to_have_text(
+        "Won by East & West, 5–0 — tap End match"
+    )
     ctx = await browser.new_context(locale="fr-FR")
     try:
         viewer = await ctx.new_page()

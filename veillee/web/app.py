@@ -12,7 +12,6 @@ from pathlib import Path
 from fastapi import FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
 from prometheus_client import make_asgi_app
 from starlette.exceptions import HTTPException
 
@@ -22,6 +21,7 @@ from veillee.store import Store
 from veillee.tables import TableService, sweep_forever
 from veillee.tables.live import Clock
 from veillee.tables.sheets import SheetService
+from veillee.web.assets import REVALIDATE, Assets
 
 WEB = Path(__file__).parent
 
@@ -47,9 +47,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     On startup the store and bus are opened, the table and sheet services made on them, and one
     sweeper started for both (every ``settings.sweep_interval_s``); all of it stops on
     shutdown. They are reachable as ``app.state.store``, ``.bus``, ``.tables`` and ``.sheets``.
+    The browser's files are ``app.state.assets`` (:class:`~veillee.web.assets.Assets`, mounted
+    at ``/static``).
     ``clock``: the current UTC time for lifetimes (injectable in tests).
     """
     settings = settings or Settings()
+    assets = Assets(settings.static_dir or WEB / "static")
     modules = [importlib.import_module(name) for name in ROUTERS]
 
     @asynccontextmanager
@@ -79,6 +82,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         title="Veillée", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
     )
     app.state.settings = settings
+    app.state.assets = assets
 
     @app.middleware("http")
     async def security_headers(
@@ -89,6 +93,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
+        if response.headers.get("content-type", "").startswith("text/html"):
+            # A page names this build's files: the browser asks for the page again each time.
+            response.headers.setdefault("Cache-Control", REVALIDATE)
         return response
 
     @app.exception_handler(HTTPException)
@@ -112,7 +119,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return {"status": "ok"}
 
     app.mount("/metrics", make_asgi_app())
-    app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
+    app.mount("/static", assets, name="static")
     for module in modules:
         app.include_router(module.router)
     return app

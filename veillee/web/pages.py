@@ -11,12 +11,31 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
 
-from veillee.games import names
+from veillee.games import find, names
+from veillee.games.contract import Option
 from veillee.web import i18n
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 router = APIRouter()
+
+
+@pass_context
+def static_url(context: Any, path: str) -> str:
+    """Template helper ``static(path)``: the address of a browser file in the running build
+    (``/static/<build>/<path>``, see :mod:`veillee.web.assets`)."""
+    return str(context["request"].app.state.assets.url(path))
+
+
+def game_option(game: str, name: str) -> Option:
+    """Template helper ``game_option(game, name)``: the option ``name`` that tables of ``game``
+    may be made with (its allowed values and default), from the game's declaration."""
+    return find(game).info.options[name]
+
+
+templates.env.globals["static"] = static_url
+templates.env.globals["game_option"] = game_option
 
 
 def page_lang(request: Request) -> str:
@@ -65,4 +84,5 @@ async def catalog(lang: str) -> JSONResponse:
     """The merged catalog of ``lang`` for the browser's scripts."""
     if lang not in i18n.LANGS:
         raise HTTPException(404)
-    return JSONResponse(i18n.catalog(lang), headers={"Cache-Control": "max-age=300"})
+    # Revalidated on every load: a deploy's new strings reach the page with its new scripts.
+    return JSONResponse(i18n.catalog(lang), headers={"Cache-Control": "no-cache"})

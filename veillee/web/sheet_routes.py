@@ -9,7 +9,6 @@ Tokens travel only in the creator's response and in the links the players share;
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
@@ -34,7 +33,6 @@ from veillee.web.sheet_protocol import (
 )
 
 router = APIRouter()
-STATIC = Path(__file__).parent / "static" / "scores"
 AREA = "scores."
 """The catalog prefix of the sheets' own strings (``scores.reason.<code>`` …)."""
 _CREATE = TypeAdapter(CreateIn)
@@ -98,10 +96,11 @@ async def sheet_page(request: Request, sheet_id: str) -> HTMLResponse:
 
 
 @router.get("/scores/sw.js")
-async def service_worker() -> FileResponse:
-    """The service worker, served under /scores so that it may control the SquareScores pages."""
+async def service_worker(request: Request) -> FileResponse:
+    """The service worker, served under /scores so that it may control the SquareScores pages
+    (from the served build's files: ``app.state.assets``)."""
     return FileResponse(
-        STATIC / "sw.js",
+        request.app.state.assets.root / "scores" / "sw.js",
         media_type="text/javascript",
         headers={"Service-Worker-Allowed": "/scores", "Cache-Control": "no-cache"},
     )

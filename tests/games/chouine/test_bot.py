@@ -62,6 +62,7 @@ def observation(
         "taken_turn_ups": [],
         "legal": [],
         "declaration_points": {},
+        "card_choices": {},
         "refusals": {},
         "outcome": None,
         "plays": [{"trick": 1, "seat": 1, "card": c, "declaration": None} for c in played],

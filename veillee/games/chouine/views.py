@@ -15,6 +15,7 @@ from veillee.games.chouine.rules import (
     CHOUINE,
     HOW,
     KINDS,
+    QUINTE,
     SUIT_LETTERS,
     State,
     card_refusal,
@@ -103,6 +104,43 @@ def _declaration_points(state: State, seat: int, legal: list[str]) -> dict[str, 
     return out
 
 
+def _card_choices(state: State, seat: int, legal: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """For each card ``seat`` may play now, the ways to play it in the order a page offers them:
+    each declaration the card may carry (a chouine first, then by points, highest first: rules
+    §5.2), then the plain play. Each way is ``{"action", "declaration"}``, the declaration
+    ``{"kind", "suit" (None for a quinte), "points"}`` or ``None``. Empty when ``legal`` holds
+    no card (not ``seat``'s turn, or the seven prompt)."""
+    hand = state.hands[seat]
+    allowed = set(legal)
+    options = (state.declared_suits[seat], state.quinte_declared[seat], state.trump)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for card in display_order(hand, state.trump):
+        code = CARD_CODES[card]
+        ways: list[dict[str, Any]] = []
+        for kind, points, _ in declaration_options(hand, card, *options):
+            action = f"{code} {KINDS[kind]}"
+            if action in allowed:
+                suit = None if kind == QUINTE else SUIT_LETTERS[card >> 3]
+                declaration = {"kind": KINDS[kind], "suit": suit, "points": points}
+                ways.append({"action": action, "declaration": declaration})
+        if code in allowed:
+            ways.append({"action": code, "declaration": None})
+        if ways:
+            out[code] = ways
+    return out
+
+
+def _dix_de_der_points(result: dict[str, Any]) -> int | None:
+    """Points the dix de der scored in a counted partie (rules §7), read off the engine's count:
+    the total of its winner less that seat's card points and declarations. ``None`` after a
+    chouine (no count)."""
+    seat = result.get("dix_de_der")
+    if seat is None or result.get("totals") is None:
+        return None
+    declared = sum(d["points"] for d in result["declarations"][seat])
+    return int(result["totals"][seat] - result["card_points"][seat] - declared)
+
+
 def view(state: State, seat: int) -> dict[str, Any]:
     """Everything ``seat``'s screen may show now, JSON-ready (docs/chouine-views.md, rules §10).
 
@@ -138,6 +176,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
                 if d[0] == state.chouine and KINDS[d[1]] == "chouine":
                     chouine_cards = [CARD_CODES[c] for c in display_order(d[4], state.trump)]
         result["chouine_cards"] = chouine_cards
+        result["dix_de_der_points"] = _dix_de_der_points(result)
     return {
         "seat": seat,
         "dealer": state.dealer,
@@ -165,6 +204,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
         ],
         "legal": legal,
         "declaration_points": _declaration_points(state, seat, legal),
+        "card_choices": _card_choices(state, seat, legal),
         "refusals": refusals,
         "outcome": result,
     }

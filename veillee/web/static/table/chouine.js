@@ -1,10 +1,17 @@
 // The Chouine table page: renders the view the server sends (docs/chouine-views.md) and sends
-// the player's choices. It holds no rules: which cards are legal, and why the others are not,
-// come with the view.
+// the player's choices. It holds no rules and no rule numbers: which cards may be played and
+// how (with which declaration, for how many points, in which order), why the others may not,
+// and what the count adds up to, all come with the view; the match lengths on offer come from
+// the game's declaration (rendered into the page).
+//
+// Two lessons hold the page together (shared/UI.md): a message lives as long as the state it is
+// about (a refusal goes with the version it was shown at), and nothing above the hand changes
+// height while the player can tap (table.css reserves every row).
 import { cardBack, cardButton, cardImage, cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
 import { showCount } from "./count.js";
+import { setUpMenu } from "./menu.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
@@ -23,6 +30,8 @@ let gathering = false;
 const announced = new Set();
 let restartChoice = null; // the restart waiting for the player's confirmation
 let connectionDown = false;
+const FROM_SERVER = "next state";
+let refusalVersion = null; // the version the refusal on show is about (or FROM_SERVER)
 
 // Something of the match would be lost by a restart: a partie won, or a card played or declared.
 function inProgress(state) {
@@ -33,11 +42,10 @@ function inProgress(state) {
     || deal.piles.some((p) => p > 0);
 }
 
-// ``decl.points`` comes from the view (declarations, or declaration_points for a legal action).
+// A declaration as the view gives it ({kind, suit or null, points}) in words.
 function declarationLabel(decl) {
-  if (decl.kind === "chouine") return t("chouine.decl.chouine", { suit: t(`card.suit.${decl.suit}`) });
-  if (decl.kind === "quinte") return t("chouine.decl.quinte", { points: decl.points });
-  return t(`chouine.decl.${decl.kind}`, { suit: t(`card.suit.${decl.suit}`), points: decl.points });
+  const suit = decl.suit ? t(`card.suit.${decl.suit}`) : "";
+  return t(`chouine.decl.${decl.kind}`, { suit, points: decl.points });
 }
 
 function clear(node) {
@@ -48,14 +56,19 @@ function announce(text) {
   $("live").textContent = text;
 }
 
-function showRefusal(text) {
+// A refusal is about the state on show: the next version clears it (see render). The server's
+// refusals are about the state it sends right after them (unchanged, or the table as it now
+// stands), so they live until the version after that one.
+function showRefusal(text, about = current ? current.version : null) {
   const box = $("refusal");
   box.textContent = text;
   box.hidden = false;
+  refusalVersion = about;
 }
 
 function hideRefusal() {
   $("refusal").hidden = true;
+  refusalVersion = null;
 }
 
 // ---- sending -----------------------------------------------------------------------------
@@ -68,65 +81,63 @@ function send(change) {
   conn.send({ ...change, version: change.type === "new_match" ? undefined : current?.version });
 }
 
-function play(action) {
-  const card = action.split(" ")[0];
+function play(action, card) {
   const button = $("hand").querySelector(`[data-card="${card}"]`);
   if (button) button.classList.add("lifted");
   send({ type: "act", action });
 }
 
-function optionsFor(card) {
-  return current.view.deal.legal.filter((a) => a === card || a.startsWith(`${card} `));
+function choicesFor(card) {
+  return current.view.deal.card_choices?.[card] ?? [];
 }
 
-function chooseDeclaration(card, options) {
-  const dialog = $("chooser");
-  const deal = current.view.deal;
+// The ways to play ``card``, as the view orders them (a chouine first, the plain play last).
+function chooseDeclaration(card, ways) {
   $("chooser-title").textContent = t("chouine.table.chooser.title", { card: cardName(card, t) });
   const box = $("chooser-options");
   clear(box);
-  // A chouine first (the rules say the page offers it first), then the biggest combination.
-  const order = ["chouine", "quinte", "quateron", "tierce", "mariage"];
-  const declared = options.filter((a) => a !== card).sort((a, b) => order.indexOf(a.split(" ")[1]) - order.indexOf(b.split(" ")[1]));
-  for (const action of declared) {
-    const kind = action.split(" ")[1];
+  for (const way of ways) {
     const button = document.createElement("button");
     button.type = "button";
-    button.className = "primary";
-    button.dataset.action = action;
-    button.dataset.testid = "declare-option";
-    const points = deal.declaration_points?.[action];
-    button.textContent = declarationLabel({ kind, suit: kind === "quinte" ? null : card[1], points });
-    button.addEventListener("click", () => { dialog.close(); play(action); });
+    button.dataset.action = way.action;
+    if (way.declaration) {
+      button.className = "primary";
+      button.dataset.testid = "declare-option";
+      button.textContent = declarationLabel(way.declaration);
+    } else {
+      button.dataset.testid = "play-plain";
+      button.textContent = t("chouine.table.chooser.plain");
+    }
+    button.addEventListener("click", () => { $("chooser").close(); play(way.action, card); });
     box.append(button);
   }
-  if (options.includes(card)) {
-    const plain = document.createElement("button");
-    plain.type = "button";
-    plain.dataset.action = card;
-    plain.dataset.testid = "play-plain";
-    plain.textContent = t("chouine.table.chooser.plain");
-    plain.addEventListener("click", () => { dialog.close(); play(card); });
-    box.append(plain);
-  }
-  dialog.showModal();
+  $("chooser").showModal();
+}
+
+// While the connection is down the banner says so: a tap makes it speak up, and says nothing
+// anywhere else (one message per fact).
+function nudgeBanner() {
+  const banner = $("banner");
+  banner.classList.remove("nudge");
+  void banner.offsetWidth; // restart the animation
+  banner.classList.add("nudge");
+  announce(banner.textContent);
 }
 
 function onCardClick(card) {
-  const deal = current.view.deal;
   if (connectionDown) {
-    showRefusal(t("chouine.table.reconnecting"));
-    return; // nothing can be sent now; the banner says why
+    nudgeBanner();
+    return;
   }
-  const options = optionsFor(card);
-  if (sending || options.length === 0) {
-    const reason = deal.refusals?.[card] ?? "not_your_turn";
+  const ways = choicesFor(card);
+  if (sending || ways.length === 0) {
+    const reason = sending ? "not_your_turn" : current.view.deal.refusals?.[card] ?? "not_your_turn";
     showRefusal(t(`reason.${reason}`));
     return; // a dimmed card changes nothing
   }
   hideRefusal();
-  if (options.length === 1) play(options[0]);
-  else chooseDeclaration(card, options);
+  if (ways.length === 1) play(ways[0].action, card);
+  else chooseDeclaration(card, ways);
 }
 
 // ---- rendering ---------------------------------------------------------------------------
@@ -150,14 +161,18 @@ function renderHand(deal, mine) {
   rovingIndex = tabbable;
   deal.hand.forEach((card, index) => {
     const button = cardButton(card, t);
-    const legal = mine && optionsFor(card).length > 0;
+    const legal = mine && choicesFor(card).length > 0;
+    const reason = deal.refusals?.[card] ?? "not_your_turn";
     button.dataset.legal = String(legal);
+    // Two looks for two meanings: a card refused by a rule is dimmed, hatched and marked;
+    // a hand at rest (not your turn) keeps its faces as they are.
+    if (!legal && mine && reason !== "not_your_turn") button.classList.add("refused");
     button.tabIndex = index === tabbable ? 0 : -1;
     if (!legal) {
-      const reason = t(`reason.${deal.refusals?.[card] ?? "not_your_turn"}`);
+      const words = t(`reason.${reason}`);
       button.setAttribute("aria-disabled", "true");
-      button.setAttribute("aria-label", `${cardName(card, t)} — ${reason}`);
-      button.title = reason;
+      button.setAttribute("aria-label", `${cardName(card, t)} — ${words}`);
+      button.title = words;
     }
     button.addEventListener("click", () => onCardClick(card));
     hand.append(button);
@@ -195,30 +210,31 @@ function onHandKey(event) {
   cards[next].focus();
 }
 
-function renderDeclarations(list, deal) {
-  const ul = document.createElement("ul");
-  for (const decl of list) {
+// A seat's declarations as compact chips (the cards shown say the suit); the full words for
+// screen readers.
+function renderDeclarations(list) {
+  return list.map((decl) => {
     const li = document.createElement("li");
     li.dataset.kind = decl.kind;
+    li.setAttribute("aria-label", declarationLabel(decl));
     const label = document.createElement("span");
-    label.textContent = declarationLabel(decl);
+    label.setAttribute("aria-hidden", "true");
+    label.textContent = t(`chouine.declshort.${decl.kind}`, { points: decl.points });
     li.append(label);
     for (const card of decl.cards ?? []) li.append(cardImage(card, t));
-    ul.append(li);
-  }
-  return [...ul.childNodes];
+    return li;
+  });
 }
 
 function trickCard(entry, seat) {
   const wrap = document.createElement("div");
   wrap.className = `trick-card ${entry.seat === seat ? "mine" : "theirs"}`;
   wrap.append(cardImage(entry.card, t));
-  if (entry.declaration) {
-    const tag = document.createElement("span");
-    tag.className = "trick-decl";
-    tag.textContent = declarationLabel(entry.declaration);
-    wrap.append(tag);
-  }
+  const tag = document.createElement("span");
+  tag.className = "trick-decl";
+  if (entry.declaration) tag.textContent = declarationLabel(entry.declaration);
+  else tag.hidden = true;
+  wrap.append(tag);
   return wrap;
 }
 
@@ -227,18 +243,19 @@ function renderTrick(deal, seat, first) {
   const last = deal.last_trick;
   const lastKey = last ? last.cards.map((c) => c.card).join(",") : null;
   if (first) shownTrickKey = lastKey; // on load, no replay of a trick gathered long ago
-  // A trick just gathered stays in view a moment before it goes to its winner.
+  // A trick just gathered stays in view a moment, then slides to its winner.
   if (deal.trick.length === 0 && last && trickPauseMs > 0 && !deal.outcome) {
     if (lastKey !== shownTrickKey) {
       shownTrickKey = lastKey;
       gathering = true;
       clear(trick);
-      trick.classList.add("gathering");
+      trick.style.setProperty("--gather-delay", `${Math.max(0, trickPauseMs - 300)}ms`);
+      trick.classList.add("gathering", last.winner === seat ? "to-mine" : "to-theirs");
       for (const entry of last.cards) trick.append(trickCard(entry, seat));
       clearTimeout(gatherTimer);
       gatherTimer = setTimeout(() => {
         gathering = false;
-        trick.classList.remove("gathering");
+        trick.classList.remove("gathering", "to-mine", "to-theirs");
         clear(trick);
       }, trickPauseMs);
       return;
@@ -249,7 +266,7 @@ function renderTrick(deal, seat, first) {
   // A card led during the pause replaces the gathered trick at once.
   clearTimeout(gatherTimer);
   gathering = false;
-  trick.classList.remove("gathering");
+  trick.classList.remove("gathering", "to-mine", "to-theirs");
   clear(trick);
   for (const entry of deal.trick) trick.append(trickCard(entry, seat));
 }
@@ -270,16 +287,19 @@ function renderMatch(state) {
   const other = 1 - seat;
   $("score").textContent = t("chouine.match.score", { you: match.wins[seat], them: match.wins[other] });
   $("match-line").textContent = t("chouine.match.line", { best_of: match.best_of, partie: match.partie });
-  const bestOf = $("best-of");
-  const target = match.best_of === 5 ? 3 : 5;
-  bestOf.textContent = t(`chouine.match.restart_best_of_${target}`);
-  bestOf.dataset.bestOf = String(target);
+  // The menu offers every other match length the game has (rendered from its declaration).
+  for (const button of document.querySelectorAll("#menu [data-best-of]")) {
+    button.hidden = Number(button.dataset.bestOf) === match.best_of;
+  }
 }
 
 function render(state) {
   const previous = current;
   current = state;
   sending = false;
+  // A message lives as long as its state: a refusal about an older version goes now.
+  if (refusalVersion === FROM_SERVER) refusalVersion = state.version;
+  else if (refusalVersion !== null && refusalVersion !== state.version) hideRefusal();
   const deal = state.view.deal;
   const match = state.view.match;
   const seat = state.seat;
@@ -297,8 +317,8 @@ function render(state) {
   backs.setAttribute("aria-label", t("chouine.table.opponent_cards", { n: deal.hand_counts[other] }));
   $("opp-piles").textContent = t("chouine.table.piles", { n: deal.piles[other] });
   $("my-piles").textContent = t("chouine.table.piles", { n: deal.piles[seat] });
-  $("opp-declarations").replaceChildren(...renderDeclarations(deal.declarations[other], deal));
-  $("my-declarations").replaceChildren(...renderDeclarations(deal.declarations[seat], deal));
+  $("opp-declarations").replaceChildren(...renderDeclarations(deal.declarations[other]));
+  $("my-declarations").replaceChildren(...renderDeclarations(deal.declarations[seat]));
   $("opp-last-trick").disabled = !deal.opponent_last_trick;
   $("my-tricks").disabled = deal.own_tricks.length === 0;
 
@@ -306,11 +326,7 @@ function render(state) {
   const stack = $("talon-stack");
   clear(stack);
   if (deal.talon_count > 0) stack.append(cardBack());
-  const count = document.createElement("span");
-  count.className = "talon-count";
-  count.dataset.testid = "talon-count";
-  count.textContent = t("chouine.table.talon", { n: deal.talon_count });
-  stack.append(count);
+  $("talon-count").textContent = t("chouine.table.talon", { n: deal.talon_count });
   const turnUp = $("turn-up");
   clear(turnUp);
   if (deal.turn_up) turnUp.append(cardImage(deal.turn_up, t));
@@ -319,11 +335,10 @@ function render(state) {
   renderTrick(deal, seat, !previous);
   renderHand(deal, mine);
 
-  const swap = $("swap");
-  swap.hidden = !(mine && deal.prompt !== "seven" && deal.legal.includes("swap"));
+  $("swap").hidden = !(mine && deal.prompt !== "seven" && deal.legal.includes("swap"));
 
   const line = turnLine(state);
-  $("turn-line").textContent = connectionDown ? t("chouine.table.reconnecting") : line;
+  $("turn-line").textContent = line;
 
   // Last-chance prompt.
   const prompt = $("prompt");
@@ -332,6 +347,11 @@ function render(state) {
     if (!prompt.open) prompt.showModal();
   } else if (prompt.open) prompt.close();
   if ($("chooser").open) $("chooser").close();
+  // A restart asked about a match that has ended meanwhile no longer applies.
+  if ($("restart").open && !inProgress(state)) {
+    restartChoice = null;
+    $("restart").close();
+  }
 
   // The count.
   if (deal.outcome) showCount(state, t);
@@ -379,16 +399,15 @@ function showStatus(status) {
   if (status === "reconnecting") {
     connectionDown = true;
     root.dataset.connection = "down";
+    hideRefusal(); // whatever it said is about a table we cannot reach now
     banner.textContent = t("chouine.table.reconnecting");
     banner.hidden = false;
-    $("turn-line").textContent = t("chouine.table.reconnecting");
   } else if (status === "back") {
     connectionDown = false;
     root.dataset.connection = "up";
+    banner.classList.remove("nudge");
     banner.textContent = t("chouine.table.back");
     banner.hidden = false;
-    hideRefusal(); // a "Reconnecting…" refusal from a tap while down is stale now
-    if (current) $("turn-line").textContent = turnLine(current);
     bannerTimer = setTimeout(() => { banner.hidden = true; }, 1500);
   } else if (status === "lost") {
     banner.hidden = true;
@@ -397,8 +416,21 @@ function showStatus(status) {
   }
 }
 
+function restartAs(bestOf) {
+  const restart = () => send({ type: "new_match", options: { best_of: bestOf } });
+  if (!inProgress(current)) {
+    restart();
+    return;
+  }
+  // One tap must not throw a running match away: ask first, in the page.
+  $("restart-title").textContent = t("chouine.table.restart.title", { best_of: bestOf });
+  restartChoice = restart;
+  $("restart").showModal();
+}
+
 async function main() {
   t = await loadCatalog(lang);
+  setUpMenu($("menu"));
   const token = sessionStorage.getItem(tokenKey);
   if (!token) {
     showStatus("lost");
@@ -423,18 +455,9 @@ async function main() {
     const trick = current.view.deal.opponent_last_trick;
     if (trick) openViewer(t("chouine.table.opponent_last_trick"), [trick]);
   });
-  $("best-of").addEventListener("click", (event) => {
-    const bestOf = Number(event.currentTarget.dataset.bestOf);
-    const restart = () => send({ type: "new_match", options: { best_of: bestOf } });
-    if (!inProgress(current)) {
-      restart();
-      return;
-    }
-    // One tap must not throw a running match away: ask first, in the page.
-    $("restart-title").textContent = t("chouine.table.restart.title", { best_of: bestOf });
-    restartChoice = restart;
-    $("restart").showModal();
-  });
+  for (const button of document.querySelectorAll("#menu [data-best-of]")) {
+    button.addEventListener("click", () => { if (current) restartAs(Number(button.dataset.bestOf)); });
+  }
   $("restart-yes").addEventListener("click", () => {
     $("restart").close();
     const restart = restartChoice;
@@ -458,7 +481,7 @@ async function main() {
       sending = false;
       if (current) root.dataset.state = current.view.deal.to_act === current.seat ? "my-turn" : "waiting";
       for (const card of $("hand").querySelectorAll(".lifted")) card.classList.remove("lifted");
-      showRefusal(error.message);
+      showRefusal(error.message, FROM_SERVER);
       announce(error.message);
     },
     onStatus: (status) => showStatus(status === "offline" ? "reconnecting" : status),

@@ -1,5 +1,7 @@
 // The count after a partie (rules §7, §9): card points, each declaration, dix de der and the
-// totals for both seats, both piles open; then "Next partie", or the match result.
+// totals for both seats, both piles open; then "Next partie". The news is the heading: on the
+// last screen of a match the match result heads it, and the partie's count follows. Every
+// number comes from the view's outcome (docs/chouine-views.md).
 import { cardImage } from "./cards.js";
 
 function cell(tag, text, className) {
@@ -17,6 +19,19 @@ function row(label, values, className) {
   return tr;
 }
 
+function partieTitle(outcome, seat, t) {
+  if (outcome.chouine !== null && outcome.chouine !== undefined) {
+    return outcome.chouine === seat ? t("chouine.count.chouine_you") : t("chouine.count.chouine_computer");
+  }
+  if (outcome.winner === null) return t("chouine.count.tie");
+  return outcome.winner === seat ? t("chouine.count.you_win") : t("chouine.count.computer_wins");
+}
+
+function matchTitle(match, seat, t) {
+  const score = { you: match.wins[seat], them: match.wins[1 - seat] };
+  return match.winner === seat ? t("chouine.match.you_win", score) : t("chouine.match.computer_wins", score);
+}
+
 export function showCount(state, t) {
   const dialog = document.getElementById("count");
   const deal = state.view.deal;
@@ -26,23 +41,29 @@ export function showCount(state, t) {
   const seats = [seat, 1 - seat];
   const names = [t("chouine.table.you"), t("chouine.table.computer")];
 
-  let title;
-  if (outcome.chouine !== null && outcome.chouine !== undefined) {
-    title = outcome.chouine === seat ? t("chouine.count.chouine_you") : t("chouine.count.chouine_computer");
-  } else if (outcome.winner === null) {
-    title = t("chouine.count.tie");
+  const head = document.getElementById("count-head");
+  const title = cell("h2", "");
+  title.id = "count-title";
+  if (match.over) {
+    title.textContent = matchTitle(match, seat, t);
+    title.className = "match-result";
+    title.dataset.testid = "match-result";
+    const partie = cell("h3", t("chouine.count.partie", { partie: match.partie, result: partieTitle(outcome, seat, t) }), "count-partie");
+    partie.dataset.testid = "count-partie";
+    head.replaceChildren(title, partie);
   } else {
-    title = outcome.winner === seat ? t("chouine.count.you_win") : t("chouine.count.computer_wins");
+    title.textContent = partieTitle(outcome, seat, t);
+    title.dataset.testid = "count-title";
+    head.replaceChildren(title);
   }
-  document.getElementById("count-title").textContent = title;
 
   const table = document.getElementById("count-table");
   table.replaceChildren();
-  const head = document.createElement("thead");
+  const thead = document.createElement("thead");
   const headRow = document.createElement("tr");
   headRow.append(cell("th", ""));
   seats.forEach((s, i) => headRow.append(cell("th", names[i], outcome.winner === s ? "winner" : "")));
-  head.append(headRow);
+  thead.append(headRow);
   const body = document.createElement("tbody");
   if (outcome.card_points) {
     body.append(row(t("chouine.count.card_points"), seats.map((s) => String(outcome.card_points[s]))));
@@ -52,25 +73,27 @@ export function showCount(state, t) {
   seats.forEach((s, i) => {
     for (const decl of outcome.declarations[s]) {
       const values = [none, none];
-      // A chouine has no count: it wins the partie (rules §9), so no "0" on its row.
-      values[i] = decl.kind === "chouine" ? t("chouine.count.wins_partie") : String(decl.points);
+      // The chouine that ended the partie has no count: it won the partie (rules §9).
+      const won = outcome.chouine === s && decl.kind === "chouine";
+      values[i] = won ? t("chouine.count.wins_partie") : String(decl.points);
       const suit = decl.suit ? t(`card.suit.${decl.suit}`) : "";
-      const className = decl.kind === "chouine" ? "declaration chouine" : "declaration";
+      const className = won ? "declaration chouine" : "declaration";
       body.append(row(t(`chouine.declname.${decl.kind}`, { suit }), values, className));
     }
   });
   if (outcome.totals) {
-    body.append(row(t("chouine.count.dix_de_der"), seats.map((s) => (outcome.dix_de_der === s ? "10" : none))));
+    const dix = String(outcome.dix_de_der_points);
+    body.append(row(t("chouine.count.dix_de_der"), seats.map((s) => (outcome.dix_de_der === s ? dix : none))));
     body.append(row(t("chouine.count.total"), seats.map((s) => String(outcome.totals[s])), "total"));
   }
-  table.append(head, body);
+  table.append(thead, body);
 
   const piles = document.getElementById("count-piles");
   piles.replaceChildren();
   if (outcome.chouine_cards) {
     const shown = document.createElement("div");
     shown.className = "pile";
-    shown.append(cell("h3", t("chouine.count.chouine_cards")));
+    shown.append(cell("h4", t("chouine.count.chouine_cards")));
     for (const card of outcome.chouine_cards) shown.append(cardImage(card, t));
     piles.append(shown);
   }
@@ -78,25 +101,13 @@ export function showCount(state, t) {
     const pile = document.createElement("div");
     pile.className = "pile";
     pile.dataset.testid = `pile-${i === 0 ? "mine" : "theirs"}`;
-    pile.append(cell("h3", t("chouine.count.pile", { name: names[i] })));
+    pile.append(cell("h4", t("chouine.count.pile", { name: names[i] })));
     for (const card of outcome.piles?.[s] ?? []) pile.append(cardImage(card, t));
     piles.append(pile);
   });
 
-  const result = document.getElementById("match-result");
-  const next = document.getElementById("next-partie");
-  const again = document.getElementById("new-match");
-  if (match.over) {
-    result.hidden = false;
-    result.textContent = match.winner === seat
-      ? t("chouine.match.you_win", { you: match.wins[seat], them: match.wins[1 - seat] })
-      : t("chouine.match.computer_wins", { you: match.wins[seat], them: match.wins[1 - seat] });
-    next.hidden = true;
-    again.hidden = false;
-  } else {
-    result.hidden = true;
-    next.hidden = false;
-    again.hidden = true;
-  }
+  document.getElementById("next-partie").hidden = match.over;
+  document.getElementById("new-match").hidden = !match.over;
   if (!dialog.open) dialog.showModal();
+  dialog.querySelector(".panel-body").scrollTop = 0;
 }

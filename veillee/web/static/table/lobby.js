@@ -1,12 +1,13 @@
-// The game page: "Play against the computer" (and, for Chouine, "Best of 3" beside it) makes a
-// computer table, keeps the seat token in this tab's sessionStorage (closing the tab ends the
-// match) and opens the table. A button's data-best-of, when it has one, is the match option.
+// The game page: "Play against the computer" buttons (Chouine: one per match length the game
+// offers, rendered from the game's declaration), each with the table options it asks for as JSON
+// in data-options. A button makes a computer table, keeps the seat token in this tab's
+// sessionStorage (closing the tab ends the match) and opens the table.
 const page = document.getElementById("game-page");
-const buttons = [...page.querySelectorAll(".play-choices button")];
+const buttons = [...page.querySelectorAll("button[data-options]")];
 
 async function play(button) {
   for (const each of buttons) each.disabled = true;
-  const options = button.dataset.bestOf ? { best_of: Number(button.dataset.bestOf) } : {};
+  const options = JSON.parse(button.dataset.options);
   try {
     const response = await fetch("/api/tables", {
       method: "POST",

@@ -4,57 +4,18 @@ and real pacing of the computer's moves."""
 from __future__ import annotations
 
 import re
-import threading
-import time
 from pathlib import Path
 
-import uvicorn
 from playwright.async_api import Page, expect
 
-from tests.browser.conftest import _free_port
-from tests.conftest import make_settings
-from veillee.web import create_app
-
-
-class Server:
-    """A Veillée server on a fixed port that can be stopped and started again."""
-
-    def __init__(self, data: Path, **settings: int) -> None:
-        self.data = data
-        self.settings = settings
-        self.port = _free_port()
-        self.server: uvicorn.Server | None = None
-        self.thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        app = create_app(make_settings(self.data).model_copy(update=self.settings))
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            assert self.thread.is_alive() and time.monotonic() < deadline
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        assert self.server is not None and self.thread is not None
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
+from tests.browser.chouine_page import Server, open_computer_table, play_a_card
 
 
 async def test_server_restart_shows_reconnecting_then_resumes(tmp_path: Path, page: Page) -> None:
     server = Server(tmp_path)
     server.start()
     try:
-        await page.goto(server.url + "/chouine")
-        await page.get_by_role("button", name="Play against the computer").click()
-        await page.wait_for_url("**/chouine/table/*")
-        await expect(page.locator("#hand button.card")).to_have_count(5)
+        await open_computer_table(page, server.url)
         await page.wait_for_function(
             "() => ['my-turn', 'prompt'].includes(document.getElementById('table').dataset.state)"
         )
@@ -74,10 +35,7 @@ async def test_server_restart_shows_reconnecting_then_resumes(tmp_path: Path, pa
         assert again == hand
         await expect(banner).to_be_hidden()
         # And the match goes on.
-        await page.locator('#hand button.card[data-legal="true"]').first.click()
-        chooser = page.get_by_test_id("declare-chooser")
-        if await chooser.is_visible():
-            await chooser.get_by_test_id("play-plain").click()
+        await play_a_card(page)
         await expect(page.locator("#hand button.card")).to_have_count(5)
         await page.wait_for_function(
             "v => Number(document.getElementById('table').dataset.version) > v",
@@ -92,12 +50,10 @@ async def test_computer_moves_are_paced_and_the_trick_stays_a_moment(
 ) -> None:
     """With pacing on, the computer's move comes after ``bot_delay_ms`` ("The computer is
     thinking…" meanwhile) and the finished trick stays in view for ``trick_pause_ms``."""
-    server = Server(tmp_path, bot_delay_ms=400, trick_pause_ms=700)
+    server = Server(tmp_path, bot_delay_ms=1200, trick_pause_ms=1200)
     server.start()
     try:
-        await page.goto(server.url + "/chouine")
-        await page.get_by_role("button", name="Play against the computer").click()
-        await page.wait_for_url("**/chouine/table/*")
+        await open_computer_table(page, server.url)
         turn = page.get_by_test_id("turn-line")
         trick = page.get_by_test_id("trick")
         # Play until the computer has to follow our lead.

@@ -1,0 +1,85 @@
+"""The words of every area, in both languages: the same keys and placeholders on both sides,
+French typography (a no-break space before : ; ! ? and inside « »), and English that agrees
+with a side named by two players ("North & South win", never "wins")."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from veillee.web import i18n
+
+CATALOGS = Path(i18n.__file__).parent / "i18n"
+AREAS = sorted({path.name.split(".")[0] for path in CATALOGS.glob("*.json")})
+NO_BREAK = "\u00a0\u202f"
+
+
+def load(area: str, lang: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((CATALOGS / f"{area}.{lang}.json").read_text("utf-8"))
+    return data
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_area_has_a_catalog_in_every_language() -> None:
+    assert {"chouine", "scores", "site"} <= set(AREAS)
+    for area in AREAS:
+        for lang in i18n.LANGS:
+            assert (CATALOGS / f"{area}.{lang}.json").is_file(), (area, lang)
+
+
+@pytest.mark.parametrize("area", AREAS)
+def test_both_languages_hold_the_same_keys_and_placeholders(area: str) -> None:
+    english, french = load(area, "en"), load(area, "fr")
+    assert sorted(english.keys() - french.keys()) == [], "missing in French"
+    assert sorted(french.keys() - english.keys()) == [], "missing in English"
+    for key, text in english.items():
+        assert text.strip() and french[key].strip(), key
+        assert placeholders(text) == placeholders(french[key]), key
+
+
+@pytest.mark.parametrize("area", AREAS)
+def test_french_keeps_its_marks_with_their_words(area: str) -> None:
+    wrong = {}
+    for key, text in load(area, "fr").items():
+        # A mark after a plain space (or none), or guillemets without their spaces.
+        if re.search(r"(?:^|[^\u00a0\u202f])[;!?]|[ ]:|[^\u00a0\u202f\s{]:(?=\s|$)", text):
+            wrong[key] = text
+        if re.search(r"«(?![\u00a0\u202f])|(?<![\u00a0\u202f])»", text):
+            wrong[key] = text
+    assert wrong == {}
+
+
+def test_the_typography_check_catches_a_plain_space() -> None:
+    bad = ["Talon : 19", "Chouine ! Vous", "donneur: Est", "partie ; la", "« Au meilleur »"]
+    good = ["Talon\u00a0: 19", "Chouine\u202f! Vous", "partie\u202f; la", "«\u00a0Au\u00a0»"]
+    pattern = re.compile(
+        r"(?:^|[^\u00a0\u202f])[;!?]|[ ]:|[^\u00a0\u202f\s{]:(?=\s|$)"
+        r"|«(?![\u00a0\u202f])|(?<![\u00a0\u202f])»"
+    )
+    assert all(pattern.search(text) for text in bad)
+    assert not any(pattern.search(text) for text in good)
+
+
+SUBJECTS = {"side", "team", "winner"}
+"""Placeholders that may name a side of two players (a plural subject in English); ``{name}``
+is one seat ("East", "your partner") and takes a singular verb."""
+SINGULAR_VERB = re.compile(r"\{(\w+)\}\s+(is|has|was|does|\w+[^s\s]s)\b")
+
+
+@pytest.mark.parametrize("area", AREAS)
+def test_english_never_makes_a_side_of_two_a_singular_subject(area: str) -> None:
+    wrong = {}
+    for key, text in load(area, "en").items():
+        for name, verb in SINGULAR_VERB.findall(text):
+            if name in SUBJECTS:
+                wrong[key] = f"{{{name}}} {verb}"
+    assert wrong == {}
+    assert SINGULAR_VERB.findall("{side} wins {a}–{b}") == [("side", "wins")]
+    assert SINGULAR_VERB.findall("Won by {side}, {a}–{b}") == []
