@@ -21,14 +21,20 @@ settings.register_profile(
 settings.load_profile("veillee")
 
 
+IN_PROCESS = "http://t"
+"""The address in-process clients use for an app under test (``base_url``)."""
+
+
 def make_settings(tmp: Path) -> Settings:
-    """Settings for an app under test: a private SQLite file, no pacing."""
+    """Settings for an app under test: a private SQLite file, no pacing, served in process at
+    :data:`IN_PROCESS` (a server on a port: ``Settings.served_at``)."""
     return Settings(
         data_dir=tmp,
         bot_delay_ms=0,
         trick_pause_ms=0,
         redis_url=None,
         database_url=None,
+        public_origins=[IN_PROCESS],
     )
 
 

@@ -30,14 +30,24 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(rest)}")
         import uvicorn
 
-        from veillee.config import Settings
+        from veillee.config import Settings, transport_limits
         from veillee.web import create_app
 
         settings = Settings()
         if settings.test_hooks:
             parser.error("VEILLEE_TEST_HOOKS is for the browser tests, never for a served site")
-        print(f"Veillée: http://{args.host}:{args.port}", flush=True)
-        uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+        try:
+            settings = settings.served_at(args.host, args.port)
+        except ValueError as err:
+            parser.error(str(err))
+        print(f"Veillée: {', '.join(settings.public_origins)}", flush=True)
+        uvicorn.run(
+            create_app(settings),
+            host=args.host,
+            port=args.port,
+            log_level="info",
+            **transport_limits(settings),
+        )
         return 0
     module = importlib.import_module(f"{games.__name__}.{args.game}.selfplay")
     return int(module.main(rest) or 0)

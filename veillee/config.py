@@ -2,13 +2,62 @@
 
 >>> Settings(data_dir="/tmp/v").resolved_database_url()
 'sqlite+aiosqlite:////tmp/v/veillee.db'
+>>> served_origins("192.168.1.5", 8000)
+['http://192.168.1.5:8000']
+>>> parse_origin("http://127.0.0.1:8000.evil.example") is None
+True
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Annotated, Any, TypedDict
 
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+Origin = tuple[str, str, int]
+"""A web origin as compared: (scheme, host, port), lower case, the default port filled in."""
+
+_ORIGIN = re.compile(
+    r"(?P<scheme>https?)://(?P<host>\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)"
+    r"(?::(?P<port>[0-9]{1,5}))?"
+)
+_DEFAULT_PORT = {"http": 80, "https": 443}
+LOOPBACK = ("127.0.0.1", "localhost")
+"""Names of this machine a browser on it may use for a server bound to a loopback address."""
+WILDCARD = ("0.0.0.0", "::", "")
+
+
+def parse_origin(text: str) -> Origin | None:
+    """The origin ``text`` names (``scheme://host[:port]``, as a browser sends it in ``Origin``),
+    or None for anything else: ``null``, a path, user info, a port that is not a number
+    (``http://a:8000.evil.example``), another scheme."""
+    found = _ORIGIN.fullmatch(text.strip().lower())
+    if found is None:
+        return None
+    scheme = found["scheme"]
+    port = int(found["port"]) if found["port"] else _DEFAULT_PORT[scheme]
+    if not 0 < port < 65536:
+        return None
+    return (scheme, found["host"], port)
+
+
+def served_origins(host: str, port: int) -> list[str]:
+    """The origins of a server bound to ``host``:``port`` over plain HTTP (a loopback address also
+    as ``localhost``). Raises ValueError for a wildcard host (``0.0.0.0``): the server then
+    answers on every address of the machine, and only the site's owner knows which one players
+    use (``VEILLEE_PUBLIC_ORIGINS``)."""
+    if host in WILDCARD:
+        raise ValueError(
+            f"--host {host!r} serves every address of this machine: name the one players use, "
+            f"e.g. VEILLEE_PUBLIC_ORIGINS=http://192.168.1.5:{port}"
+        )
+    name = f"[{host}]" if ":" in host else host
+    if host in (*LOOPBACK, "::1"):
+        return [f"http://{n}:{port}" for n in dict.fromkeys((name, *LOOPBACK))]
+    return [f"http://{name}:{port}"]
 
 
 class Settings(BaseSettings):
@@ -43,19 +92,78 @@ class Settings(BaseSettings):
     """How often expired tables and sheets are deleted (one sweeper for both)."""
 
     max_message_bytes: int = 4096
-    """Largest websocket message, and largest API request body, accepted (bytes)."""
+    """Largest websocket message, and largest request body of any route, accepted (bytes; see
+    ``veillee.web.guards.BodyLimit``)."""
     max_messages_per_second: float = 20.0
     """Rate limit per websocket connection (token bucket, burst of twice this)."""
     hello_timeout_s: float = 10.0
     """A live socket (table or sheet) that has not sent ``hello`` by then is closed."""
+    max_frame_bytes: int = 64 * 1024
+    """Largest websocket frame the transport reads at all (uvicorn's ``ws_max_size``): a larger
+    one closes the socket (1009) before it is held in memory. Frames between
+    ``max_message_bytes`` and this are answered ``message_too_large`` and the socket stays."""
+    max_header_bytes: int = 16 * 1024
+    """Largest request head (request line and headers) the transport holds while it is still
+    arriving (uvicorn's ``h11_max_incomplete_event_size``): uvicorn answers 400 past it."""
+
+    public_origins: Annotated[list[str], NoDecode] = [f"http://{n}:8000" for n in LOOPBACK]
+    """The addresses players' browsers use for this site (``VEILLEE_PUBLIC_ORIGINS``, comma
+    separated: ``https://veillee.example``). A websocket whose ``Origin`` is not one of them is
+    refused, and a request for a host that is not one of theirs is answered 400. Default: the
+    address ``veillee serve`` serves (:meth:`served_at`)."""
 
     test_hooks: bool = False
     """Browser tests only: serve ``POST /api/test/tables`` (a computer table from a scripted
     deck, or with a lowered target; :mod:`veillee.web.scripted_tables`). Off by default;
     ``veillee serve`` refuses to start with it on."""
 
+    @field_validator("public_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [part for part in re.split(r"[\s,]+", value) if part]
+        if isinstance(value, list):
+            for origin in value:
+                if not isinstance(origin, str) or parse_origin(origin) is None:
+                    raise ValueError(f"not an origin (scheme://host[:port]): {origin!r}")
+        return value
+
+    def origins(self) -> frozenset[Origin]:
+        """:attr:`public_origins` as compared with a browser's ``Origin``."""
+        return frozenset(o for o in map(parse_origin, self.public_origins) if o is not None)
+
+    def hosts(self) -> list[str]:
+        """The host names of :attr:`public_origins` (``Host`` headers this site answers)."""
+        return sorted({host for _, host, _ in self.origins()})
+
+    def served_at(self, host: str, port: int) -> Settings:
+        """These settings for a server bound to ``host``:``port``: unless the public origins
+        were given (``VEILLEE_PUBLIC_ORIGINS``), they are that address (:func:`served_origins`,
+        which raises ValueError for a wildcard host)."""
+        if "public_origins" in self.model_fields_set:
+            return self
+        return self.model_copy(update={"public_origins": served_origins(host, port)})
+
     def resolved_database_url(self) -> str:
         """The database URL in force (the SQLite file under ``data_dir`` unless one is set)."""
         if self.database_url:
             return self.database_url
         return f"sqlite+aiosqlite:///{Path(self.data_dir).resolve()}/veillee.db"
+
+
+class TransportLimits(TypedDict):
+    """uvicorn's keyword arguments that bound what its transport reads."""
+
+    ws_max_size: int
+    h11_max_incomplete_event_size: int
+
+
+def transport_limits(settings: Settings) -> TransportLimits:
+    """uvicorn's keyword arguments that bound what the transport reads before the app sees it:
+    ``ws_max_size`` (:attr:`Settings.max_frame_bytes`) and ``h11_max_incomplete_event_size``
+    (:attr:`Settings.max_header_bytes`). Request bodies are bounded by the app itself
+    (``veillee.web.guards.BodyLimit``), while they are read."""
+    return {
+        "ws_max_size": settings.max_frame_bytes,
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+    }

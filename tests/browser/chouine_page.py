@@ -11,9 +11,8 @@ from typing import Any
 import uvicorn
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import _free_port
+from tests.browser.conftest import _free_port, server_config
 from tests.conftest import make_settings
-from veillee.web import create_app
 
 TURN_STATES = "my-turn,prompt,count,match-over"
 SIZES = [(320, 568), (360, 640), (390, 844), (568, 320), (1280, 800)]
@@ -111,9 +110,8 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        app = create_app(make_settings(self.data).model_copy(update=self.settings))
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        self.server = uvicorn.Server(config)
+        settings = make_settings(self.data).model_copy(update=self.settings)
+        self.server = uvicorn.Server(server_config(settings, self.port))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 15

@@ -20,7 +20,7 @@ import uvicorn
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from tests.conftest import make_settings
-from veillee.config import Settings
+from veillee.config import Settings, served_origins, transport_limits
 from veillee.web import create_app
 
 CHROMIUM = os.environ.get("VEILLEE_CHROMIUM", "/usr/bin/chromium")
@@ -43,12 +43,25 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def server_config(settings: Settings, port: int) -> uvicorn.Config:
+    """uvicorn's configuration for a Veillée server with ``settings`` on 127.0.0.1:``port``, as
+    ``veillee serve`` makes it: the public origins that address and the transport's limits from
+    the settings."""
+    settings = settings.model_copy(update={"public_origins": served_origins("127.0.0.1", port)})
+    return uvicorn.Config(
+        create_app(settings),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        **transport_limits(settings),
+    )
+
+
 @contextlib.contextmanager
 def serving(settings: Settings) -> Iterator[str]:
     """Run a Veillée server with ``settings`` in a thread; yields its base URL."""
     port = _free_port()
-    app = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(server_config(settings, port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

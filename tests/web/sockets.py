@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from httpx_ws import AsyncWebSocketSession
+from httpx_ws import AsyncWebSocketSession, WebSocketDisconnect, WebSocketUpgradeError
 from httpx_ws.transport import ASGIWebSocketTransport
 
 
@@ -44,3 +44,16 @@ async def new_table(c: httpx.AsyncClient, **options: int) -> dict[str, Any]:
     assert r.status_code == 201
     made: dict[str, Any] = r.json()
     return made
+
+
+def refusals(exc: BaseException) -> list[int]:
+    """What httpx-ws raised (alone or in exception groups) when the server closed or refused a
+    socket: the close codes, and the statuses of refused handshakes. Raises ``exc`` if anything
+    else is in it."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [code for inner in exc.exceptions for code in refusals(inner)]
+    if isinstance(exc, WebSocketDisconnect):
+        return [exc.code]
+    if isinstance(exc, WebSocketUpgradeError):
+        return [exc.response.status_code]
+    raise exc

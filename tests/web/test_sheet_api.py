@@ -63,7 +63,7 @@ async def test_s1_entered_through_the_api_banks_north_south_4_2(app: FastAPI) ->
             assert r.status_code == 200 and r.json()["version"] == i + 1
         sixth = await change(c, made, tok, type="add", client_id="r6", side=EW, outcome="won")
         assert sixth.status_code == 409 and sixth.json()["code"] == "match_decided"
-        end = await change(c, made, tok, type="end", client_id="end")
+        end = await change(c, made, tok, type="end", client_id="end", version=5)
         st = end.json()["sheet"]["status"]
         assert (st["totals"], st["result"], st["banked"]) == ([4, 2], NS, True)
 
@@ -83,13 +83,20 @@ async def test_bad_input_is_refused_with_a_reason_and_changes_nothing(app: FastA
                 409,
                 "unknown_outcome",
             ),
-            ({"type": "delete", "client_id": "a", "index": 0}, 409, "bad_row_index"),
             (
-                {"type": "setting", "client_id": "a", "name": "hands", "value": 0},
+                {"type": "delete", "client_id": "a", "index": 0, "row_version": 0},
+                409,
+                "bad_row_index",
+            ),
+            ({"type": "delete", "client_id": "a", "index": 0}, 400, "bad_message"),
+            (
+                {"type": "setting", "client_id": "a", "name": "hands", "value": 0, "version": 0},
                 409,
                 "bad_setting_value",
             ),
-            ({"type": "undo", "client_id": "a"}, 409, "nothing_to_undo"),
+            ({"type": "undo", "client_id": "a", "version": 0}, 409, "nothing_to_undo"),
+            ({"type": "undo", "client_id": "a", "version": 1}, 409, "version_conflict"),
+            ({"type": "undo", "client_id": "a"}, 400, "bad_message"),
         ]
         for body, status, reason in bad:
             r = await c.post(f"/api/sheets/{made['id']}/changes", json=body, headers=bearer(tok))
@@ -114,8 +121,8 @@ async def test_viewer_token_cannot_write_and_strangers_cannot_read(app: FastAPI)
         viewer = made["viewer_token"]
         for body in (
             {"type": "add", "client_id": "v1", "side": 0, "outcome": "won"},
-            {"type": "end", "client_id": "v2"},
-            {"type": "undo", "client_id": "v3"},
+            {"type": "end", "client_id": "v2", "version": 0},
+            {"type": "undo", "client_id": "v3", "version": 0},
         ):
             r = await change(c, made, viewer, **body)
             assert (r.status_code, r.json()["code"]) == (403, "read_only")
@@ -148,14 +155,17 @@ async def test_undo_reverts_the_last_change_and_edits_recompute_the_totals(app: 
         tok = made["scorer_token"]
         await change(c, made, tok, type="add", client_id="a", side=NS, outcome="won")
         await change(c, made, tok, type="add", client_id="b", side=EW, outcome="mordienne")
-        r = await change(c, made, tok, type="edit", client_id="c", index=0, side=EW, outcome="won")
+        row = {"index": 0, "row_version": 1}
+        r = await change(c, made, tok, type="edit", client_id="c", **row, side=EW, outcome="won")
         assert r.json()["sheet"]["status"]["totals"] == [0, 3]
-        r = await change(c, made, tok, type="undo", client_id="d")
+        r = await change(c, made, tok, type="undo", client_id="d", version=3)
         assert r.json()["sheet"]["status"]["totals"] == [1, 2]
-        r = await change(c, made, tok, type="setting", client_id="e", name="hands", value=3)
+        r = await change(
+            c, made, tok, type="setting", client_id="e", name="hands", value=3, version=4
+        )
         assert r.json()["code"] == "settings_locked"
         r = await change(
-            c, made, tok, type="setting", client_id="f", name="race_to_ten", value=True
+            c, made, tok, type="setting", client_id="f", name="race_to_ten", value=True, version=4
         )
         assert r.json()["sheet"]["settings"]["race_to_ten"] is True
 

@@ -72,10 +72,16 @@ async def test_a_viewer_cannot_change_the_sheet(app: FastAPI) -> None:
             await hello(viewer, made["viewer_token"])
             for message in (
                 add("v1", 0, "won"),
-                json.dumps({"type": "end", "client_id": "v2"}),
-                json.dumps({"type": "delete", "client_id": "v3", "index": 0}),
+                json.dumps({"type": "end", "client_id": "v2", "version": 0}),
+                json.dumps({"type": "delete", "client_id": "v3", "index": 0, "row_version": 0}),
                 json.dumps(
-                    {"type": "setting", "client_id": "v4", "name": "race_to_ten", "value": True}
+                    {
+                        "type": "setting",
+                        "client_id": "v4",
+                        "name": "race_to_ten",
+                        "value": True,
+                        "version": 0,
+                    }
                 ),
             ):
                 await viewer.send_text(message)
@@ -98,7 +104,7 @@ async def test_every_message_to_a_viewer_is_typed_and_never_holds_the_scorer_tok
             for i, (side, outcome) in enumerate([(0, "won"), (1, "refused-missed"), (0, "won")]):
                 await scorer.send_text(add(f"s{i}", side, outcome))
                 received.append(await asyncio.wait_for(viewer.receive_text(), 5))
-            await scorer.send_text(json.dumps({"type": "undo", "client_id": "u"}))
+            await scorer.send_text(json.dumps({"type": "undo", "client_id": "u", "version": 3}))
             received.append(await asyncio.wait_for(viewer.receive_text(), 5))
             await viewer.send_text(add("v", 0, "won"))
             received.append(await asyncio.wait_for(viewer.receive_text(), 5))
@@ -141,13 +147,32 @@ async def test_bad_messages_get_a_reason_and_change_nothing(app: FastAPI) -> Non
                 (add("x", 0, "capot"), "unknown_outcome"),
                 (
                     json.dumps(
-                        {"type": "edit", "client_id": "y", "index": 3, "side": 0, "outcome": "won"}
+                        {
+                            "type": "edit",
+                            "client_id": "y",
+                            "index": 3,
+                            "row_version": 0,
+                            "side": 0,
+                            "outcome": "won",
+                        }
                     ),
                     "bad_row_index",
                 ),
                 (
+                    json.dumps({"type": "edit", "client_id": "y", "index": 0, "side": 0}),
+                    "bad_message",
+                ),
+                (json.dumps({"type": "undo", "client_id": "u"}), "bad_message"),
+                (json.dumps({"type": "undo", "client_id": "u", "version": "0"}), "bad_message"),
+                (
                     json.dumps(
-                        {"type": "setting", "client_id": "z", "name": "tie", "value": "coin"}
+                        {
+                            "type": "setting",
+                            "client_id": "z",
+                            "name": "tie",
+                            "value": "coin",
+                            "version": 0,
+                        }
                     ),
                     "bad_setting_value",
                 ),
@@ -248,7 +273,13 @@ async def test_the_view_says_how_many_hands_may_still_be_queued_and_keeps_the_fo
                 view = (await receive(ws, "sheet"))["sheet"]
             assert view["room"] == {"hands": 2, "points": None}
             race = json.dumps(
-                {"type": "setting", "client_id": "race", "name": "race_to_ten", "value": True}
+                {
+                    "type": "setting",
+                    "client_id": "race",
+                    "name": "race_to_ten",
+                    "value": True,
+                    "version": 3,
+                }
             )
             await ws.send_text(race)
             await receive(ws, "ack")

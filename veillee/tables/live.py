@@ -11,7 +11,10 @@ A *live record* is a store record that several people change at once: a table or
   a change made on a version the record has left is refused (``version_conflict``);
 - every new version is announced on the bus (``"<kind>:<id>"`` carries ``"<version>"``, or
   ``"gone"``) and handed to this process's :class:`Fanout`;
-- :meth:`LiveRecords.sweep` deletes the records whose lifetime has run out.
+- :meth:`LiveRecords.sweep` deletes the records whose lifetime has run out;
+- an id or a token that is not of the shape this site makes (:func:`well_formed_id`,
+  :func:`well_formed_token`) is answered as unknown without asking the store, which may not be
+  able to hold it (PostgreSQL refuses a NUL in a string).
 
 The table service and the sheet service only say what a change is (a function from the record
 as it is now to its new document) and how long a record lives.
@@ -28,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -48,7 +52,30 @@ GONE = "gone"
 RACE_RETRIES = 5
 """How often a change without a version is judged again after losing a race, before ``busy``."""
 
+RECORD_ID = r"[A-Za-z0-9_-]{1,64}"
+"""The shape of a record id: what the store makes (``secrets.token_urlsafe``, 16 characters) or
+a caller chose, in the store's 64 characters."""
+TOKEN = r"[A-Za-z0-9_-]{16,128}"
+"""The shape of a seat or sheet token: ``secrets.token_urlsafe`` of 24 or 32 bytes (32 or 43
+characters), with room to grow."""
+_RECORD_ID = re.compile(RECORD_ID)
+_TOKEN = re.compile(TOKEN)
+
 log = logging.getLogger(__name__)
+
+
+def well_formed_id(record_id: str) -> bool:
+    """Whether ``record_id`` has the shape of a record id (:data:`RECORD_ID`).
+
+    >>> well_formed_id("Qx3_-aZ09"), well_formed_id(chr(0)), well_formed_id("a" * 65)
+    (True, False, False)
+    """
+    return _RECORD_ID.fullmatch(record_id) is not None
+
+
+def well_formed_token(token: str) -> bool:
+    """Whether ``token`` has the shape of a token (:data:`TOKEN`)."""
+    return _TOKEN.fullmatch(token) is not None
 
 
 class Refusal(Exception):
@@ -121,6 +148,8 @@ class LiveRecords:
         return record
 
     async def _load_or_none(self, record_id: str) -> Record | None:
+        if not well_formed_id(record_id):
+            return None
         try:
             record = await self.store.load(record_id)
         except NotFound:
@@ -129,7 +158,9 @@ class LiveRecords:
 
     async def role(self, record_id: str, token: str) -> str | None:
         """The role ``token`` holds on ``record_id`` (``"seat:0"``, ``"scorer"`` …), or None for a
-        token of another record or of none."""
+        token of another record or of none (or of a shape this site never makes)."""
+        if not (well_formed_id(record_id) and well_formed_token(token)):
+            return None
         found = await self.store.role_of(token_hash(token))
         if found is None or found[0] != record_id:
             return None
@@ -137,6 +168,8 @@ class LiveRecords:
 
     async def add_role(self, record_id: str, token: str, role: str) -> None:
         """Give one more ``token`` (stored hashed) ``role`` on the record. Raises Refusal(gone)."""
+        if not well_formed_id(record_id):
+            raise Refusal(self.gone)
         try:
             await self.store.add_role(record_id, token_hash(token), role)
         except NotFound:

@@ -2,7 +2,8 @@
 (DESIGN.md §3–4, §6).
 
 A sheet is a live record (:class:`~veillee.tables.live.LiveRecords`, kind ``"sheet"``) whose
-data is ``{"sheet": Sheet.to_json(), "undo": [earlier sheets, newest last]}``. It has two kinds
+data is ``{"sheet": Sheet.to_json(), "undo": [earlier sheets, newest last], "row_versions":
+[the sheet's version when each row last changed]}`` (:func:`row_versions`). It has two kinds
 of token (≥128 random bits from ``secrets``, stored only hashed): ``scorer`` (may change the
 sheet) and ``viewer`` (read-only). This module only says what a change of a sheet is: the core
 writes it, acknowledges a repeated client id, re-judges it after a lost race and announces it.
@@ -33,8 +34,14 @@ UNDO_DEPTH = 50
 class Change:
     """One change to a sheet, as the scorer's page sends it.
 
-    ``kind``: ``add`` (side, outcome), ``edit`` (index, side, outcome), ``delete`` (index),
-    ``setting`` (name, value), ``end``, ``undo``.
+    ``kind``: ``add`` (side, outcome), ``edit`` (index, row_version, side, outcome), ``delete``
+    (index, row_version), ``setting`` (name, value, version), ``end`` (version), ``undo``
+    (version).
+
+    A change computed from what the page showed says what that was: ``version``, the sheet's
+    version (for a change of the whole sheet), or ``row_version``, the row's own (for a change
+    of one row; :func:`row_versions`). A new row (``add``) depends on nothing shown: it is
+    judged on the sheet as it is when it arrives, so that entries kept offline still merge.
     """
 
     kind: Literal["add", "edit", "delete", "setting", "end", "undo"]
@@ -43,6 +50,8 @@ class Change:
     index: int = 0
     name: str = ""
     value: bool | int | str = False
+    version: int | None = None
+    row_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -64,11 +73,24 @@ def sheet_of(record: Record) -> Sheet:
     return sheets.from_json(record.data["sheet"])
 
 
+def row_versions(record: Record) -> list[int]:
+    """The version of each row of the sheet: the sheet's version when the row was written or
+    moved (an ``edit`` or ``delete`` names the row by its index and this, so that a change made
+    on a row another phone has since changed, moved or removed is refused). A sheet stored
+    before rows had versions: every row at the sheet's version."""
+    rows = len(record.data["sheet"]["rows"])
+    found = record.data.get("row_versions")
+    if isinstance(found, list) and len(found) == rows:
+        return [int(v) for v in found]
+    return [record.version] * rows
+
+
 def sheet_view(record: Record, role: Role) -> dict[str, Any]:
     """What an open page is sent about the sheet, JSON-ready; never a token.
 
     ``{"id", "version", "role", "preset", "sides", "settings", "first_dealer", "status"
-    (sheets.status), "rows" ([{"side", "outcome", "points"}]), "entries" ([{"side",
+    (sheets.status), "rows" ([{"side", "outcome", "points", "version"}], ``version`` the
+    row's own, :func:`row_versions`), "entries" ([{"side",
     "outcome", "points"}] that may be added now), "outcomes" ([{"outcome", "points"}] offered
     by the settings, for corrections), "room" ({"hands": n | None, "points": [a, b] | None}:
     what a page may queue offline before the match could be decided, ``sheets.room``),
@@ -90,8 +112,8 @@ def sheet_view(record: Record, role: Role) -> dict[str, Any]:
         "first_dealer": sheet.first_dealer,
         "status": st,
         "rows": [
-            {"side": r.side, "outcome": r.outcome, "points": rules.points(r.outcome)}
-            for r in sheet.rows
+            {"side": r.side, "outcome": r.outcome, "points": rules.points(r.outcome), "version": v}
+            for r, v in zip(sheet.rows, row_versions(record), strict=True)
         ],
         "entries": [
             {"side": side, "outcome": outcome, "points": rules.points(outcome)}
@@ -193,14 +215,20 @@ class SheetService:
         """Apply ``change`` by a holder of ``role`` to the sheet as it is now.
 
         A ``client_id`` applied before is acknowledged again, not applied twice (an entry
-        made offline and sent again after a lost acknowledgement). Raises Refusal:
-        ``read_only`` for a viewer, ``sheet_gone``, ``nothing_to_undo``, any sheet reason code,
+        made offline and sent again after a lost acknowledgement). A change made on a version
+        the sheet has left is refused: ``version_conflict`` (``change.version``),
+        ``row_changed`` (``change.row_version``); of two such changes racing, exactly one is
+        applied. Raises Refusal: ``read_only`` for a viewer, ``sheet_gone``,
+        ``nothing_to_undo``, ``version_conflict``, ``row_changed``, any sheet reason code,
         ``busy`` if other changes kept winning the race.
         """
         if role != SCORER:
             raise Refusal("read_only")
         return await self.live.commit(
-            sheet_id, lambda record: changed(record, change), client_id=client_id
+            sheet_id,
+            lambda record: changed(record, change),
+            client_id=client_id,
+            version=change.version,
         )
 
     async def sweep(self) -> list[str]:
@@ -210,17 +238,37 @@ class SheetService:
 
 
 def changed(record: Record, change: Change) -> dict[str, Any]:
-    """The sheet record's new document after ``change`` (``undo`` included). Raises Refusal."""
+    """The sheet record's new document after ``change`` (``undo`` included), with each row's
+    version (:func:`row_versions`). Raises Refusal: ``row_changed`` for an ``edit`` or
+    ``delete`` whose row is not at the version the page showed, else the sheet's reasons."""
     sheet = sheet_of(record)
     undo: list[dict[str, Any]] = list(record.data.get("undo", []))
+    versions = row_versions(record)
+    now = record.version + 1
     if change.kind == "undo":
         if sheet.banked:
             raise Refusal("sheet_banked")
         if not undo:
             raise Refusal("nothing_to_undo")
-        return {"sheet": undo[-1], "undo": undo[:-1]}
+        restored = undo[-1]
+        # Every row of the sheet undone to is new to the pages: none of their row changes holds.
+        return {"sheet": restored, "undo": undo[:-1], "row_versions": [now] * len(restored["rows"])}
+    one_row = change.kind in ("edit", "delete") and change.index < len(versions)
+    if one_row and versions[change.index] != change.row_version:
+        raise Refusal("row_changed")
     try:
         new = apply_change(sheet, change)
     except InvalidEntry as err:
         raise Refusal(err.reason_code) from None
-    return {"sheet": new.to_json(), "undo": [*undo, sheet.to_json()][-UNDO_DEPTH:]}
+    if change.kind == "add":
+        versions = [*versions, now]
+    elif change.kind == "edit":
+        versions[change.index] = now
+    elif change.kind == "delete":
+        # The rows after it move up: a change of one of them names it by its old place.
+        versions = versions[: change.index] + [now] * (len(versions) - change.index - 1)
+    return {
+        "sheet": new.to_json(),
+        "undo": [*undo, sheet.to_json()][-UNDO_DEPTH:],
+        "row_versions": versions,
+    }

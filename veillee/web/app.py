@@ -14,6 +14,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse
 from prometheus_client import make_asgi_app
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from veillee.bus import open_bus
 from veillee.config import Settings
@@ -22,6 +23,7 @@ from veillee.tables import TableService, sweep_forever
 from veillee.tables.live import Clock
 from veillee.tables.sheets import SheetService
 from veillee.web.assets import REVALIDATE, Assets
+from veillee.web.guards import BodyLimit
 
 WEB = Path(__file__).parent
 
@@ -49,6 +51,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     shutdown. They are reachable as ``app.state.store``, ``.bus``, ``.tables`` and ``.sheets``.
     The browser's files are ``app.state.assets`` (:class:`~veillee.web.assets.Assets`, mounted
     at ``/static``).
+    Every request goes through :class:`~veillee.web.guards.BodyLimit` (no body is read past
+    ``settings.max_message_bytes``) and Starlette's ``TrustedHostMiddleware`` (a ``Host`` that
+    is not one of ``settings.public_origins``' is answered 400).
     ``clock``: the current UTC time for lifetimes (injectable in tests).
     """
     settings = settings or Settings()
@@ -83,6 +88,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     )
     app.state.settings = settings
     app.state.assets = assets
+    # Added first, so innermost: its 413 still gets the security headers below.
+    app.add_middleware(BodyLimit, settings=settings)
 
     @app.middleware("http")
     async def security_headers(
@@ -118,6 +125,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
+    # Added last, so outermost: a request for a host that is not ours (DNS rebinding) goes no
+    # further.
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts(), www_redirect=False)
     app.mount("/metrics", make_asgi_app())
     app.mount("/static", assets, name="static")
     for module in modules:

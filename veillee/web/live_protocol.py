@@ -28,6 +28,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
+from veillee.tables.live import TOKEN
 from veillee.web import i18n
 from veillee.web.pages import page_lang
 
@@ -35,8 +36,9 @@ ClientId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0
 """A change's id, made by the page (1–64 characters ``A-Za-z0-9_.:-``)."""
 Version = Annotated[StrictInt, Field(ge=0)]
 """A record's version: a plain JSON integer (``true``, ``"3"`` and ``3.0`` are refused)."""
-Token = Annotated[str, Field(min_length=16, max_length=128)]
-"""A seat or sheet token as the page holds it."""
+Token = Annotated[str, Field(pattern=f"^{TOKEN}$")]
+"""A seat or sheet token as the page holds it: 16–128 characters ``A-Za-z0-9_-``
+(:data:`veillee.tables.live.TOKEN`)."""
 
 
 class In(BaseModel):

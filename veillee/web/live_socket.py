@@ -28,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect
 from veillee.config import Settings
 from veillee.store import Commit, Record
 from veillee.tables import LiveRecords, Refusal
+from veillee.tables.live import well_formed_id
 from veillee.web import i18n
 from veillee.web.guards import RateLimit, origin_allowed
 from veillee.web.live_protocol import (
@@ -184,7 +185,9 @@ class Session:
 
 async def serve(ws: WebSocket, behaviour: Behaviour, record_id: str) -> None:
     """The endpoint: one socket of ``behaviour``'s kind on record ``record_id``, from the
-    handshake to the close (docs/protocol.md §2)."""
+    handshake to the close (docs/protocol.md §2). A page of another site is refused before the
+    handshake; an id of a shape no record has gets the kind's gone code at once (nothing is
+    looked up)."""
     if not origin_allowed(ws):
         await ws.close(code=1008)
         return
@@ -193,7 +196,9 @@ async def serve(ws: WebSocket, behaviour: Behaviour, record_id: str) -> None:
     sockets = OPEN_SOCKETS.labels(behaviour.name)
     sockets.inc()
     try:
-        if await greet(session):
+        if not well_formed_id(record_id):
+            await session.refuse(behaviour.records.gone, 4404)
+        elif await greet(session):
             await follow_and_listen(session)
     except CLOSED:
         pass  # the page went away mid-answer

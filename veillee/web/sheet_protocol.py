@@ -18,7 +18,7 @@ from pydantic import Field, StrictBool, StrictInt
 
 from veillee import sheets
 from veillee.tables.sheets import Change
-from veillee.web.live_protocol import ClientId, Hello, In, Messages, Out, Ping
+from veillee.web.live_protocol import ClientId, Hello, In, Messages, Out, Ping, Version
 
 Side = Annotated[StrictInt, Field(ge=0, le=1)]
 Index = Annotated[StrictInt, Field(ge=0, le=9999)]
@@ -37,44 +37,55 @@ class AddIn(In):
 
 
 class EditIn(In):
-    """Replace row ``index`` (from 0) with ``outcome`` for ``side``."""
+    """Replace row ``index`` (from 0) with ``outcome`` for ``side``. ``row_version`` is the
+    row's own version as the page showed it (the view's ``rows[index].version``): refused as
+    ``row_changed`` if the row has changed, moved or gone since."""
 
     type: Literal["edit"]
     client_id: ClientId
     index: Index
+    row_version: Version
     side: Side
     outcome: Name
 
 
 class DeleteIn(In):
-    """Delete row ``index`` (from 0); later rows move up."""
+    """Delete row ``index`` (from 0); later rows move up. ``row_version`` as for
+    :class:`EditIn`."""
 
     type: Literal["delete"]
     client_id: ClientId
     index: Index
+    row_version: Version
 
 
 class SettingIn(In):
-    """Change setting ``name`` (spec §A2; race to ten while rows exist)."""
+    """Change setting ``name`` (spec §A2; race to ten while rows exist) of the sheet at
+    ``version`` (refused as ``version_conflict`` if it has moved on)."""
 
     type: Literal["setting"]
     client_id: ClientId
     name: Name
     value: SettingValue
+    version: Version
 
 
 class EndIn(In):
-    """End match: bank the result (the page has confirmed an early end)."""
+    """End match: bank the result of the sheet at ``version``, the one the page showed when it
+    asked for confirmation (refused as ``version_conflict`` if it has moved on)."""
 
     type: Literal["end"]
     client_id: ClientId
+    version: Version
 
 
 class UndoIn(In):
-    """Undo the last change to the sheet."""
+    """Undo the last change to the sheet at ``version`` (refused as ``version_conflict`` if it
+    has moved on: the last change is then not the one the page showed)."""
 
     type: Literal["undo"]
     client_id: ClientId
+    version: Version
 
 
 ChangeIn = AddIn | EditIn | DeleteIn | SettingIn | EndIn | UndoIn
@@ -110,11 +121,17 @@ def to_change(message: ChangeIn) -> Change:
     if isinstance(message, AddIn):
         return Change("add", side=message.side, outcome=message.outcome)
     if isinstance(message, EditIn):
-        return Change("edit", index=message.index, side=message.side, outcome=message.outcome)
+        return Change(
+            "edit",
+            index=message.index,
+            row_version=message.row_version,
+            side=message.side,
+            outcome=message.outcome,
+        )
     if isinstance(message, DeleteIn):
-        return Change("delete", index=message.index)
+        return Change("delete", index=message.index, row_version=message.row_version)
     if isinstance(message, SettingIn):
-        return Change("setting", name=message.name, value=message.value)
+        return Change("setting", name=message.name, value=message.value, version=message.version)
     if isinstance(message, EndIn):
-        return Change("end")
-    return Change("undo")
+        return Change("end", version=message.version)
+    return Change("undo", version=message.version)

@@ -20,7 +20,6 @@ from veillee.store import Commit, Record
 from veillee.tables import Refusal
 from veillee.tables.sheets import SCORER, Role, SheetService, sheet_view
 from veillee.web import i18n
-from veillee.web.guards import read_body
 from veillee.web.live_protocol import AckOut, BadMessage, error_response
 from veillee.web.live_socket import REFUSED, serve
 from veillee.web.pages import page_lang, render
@@ -113,9 +112,8 @@ async def service_worker(request: Request) -> FileResponse:
 async def create_sheet(request: Request) -> Response:
     """Start a sheet. Body: :class:`CreateIn`. Answer (201): ``{"id", "scorer_token",
     "viewer_token", "sheet"}``; a refusal is the one error shape (400, 413, 409)."""
-    limit = request.app.state.settings.max_message_bytes
     try:
-        raw = await read_body(request, limit)
+        raw = await request.body()  # never past the size limit (guards.BodyLimit)
         try:
             body = _CREATE.validate_json(raw)
         except ValidationError:
@@ -153,10 +151,9 @@ async def change_sheet(request: Request, sheet_id: str) -> Response:
     """Apply one change (a scorer's bearer token). Body: one change message of the websocket.
     Answer: ``{"type": "ack", …}`` plus ``"sheet"``, or the error shape."""
     service = _service(request.app)
-    limit = request.app.state.settings.max_message_bytes
     try:
         role = await service.access(sheet_id, _bearer(request))
-        message = SHEET_CHANGES.parse(await read_body(request, limit))
+        message = SHEET_CHANGES.parse(await request.body())
         applied = await service.apply(sheet_id, role, to_change(message), message.client_id)
     except (BadMessage, Refusal) as refused:
         return _refused(request, refused.reason)

@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from veillee.games import names
 from veillee.store import Commit, Record
 from veillee.tables import Refusal, TableDoc, TableService, seat_view
-from veillee.web.guards import read_body
 from veillee.web.live_protocol import BadMessage, error_response, json_object
 from veillee.web.live_socket import REFUSED, serve
 from veillee.web.pages import playable, render, templates
@@ -114,9 +113,8 @@ async def create_table(request: Request) -> CreatedTable | JSONResponse:
     """Make a computer table (a person at seat 0, the computer elsewhere). A refusal is the one
     error shape (``live_protocol.ErrorOut``): 400 ``bad_message``, 404 ``unknown_game`` or
     ``game_not_available``, 413 ``message_too_large``, 422 ``bad_options``."""
-    limit = request.app.state.settings.max_message_bytes
     try:
-        body = parse_create_table(await read_body(request, limit))
+        body = parse_create_table(await request.body())  # never past guards.BodyLimit
         grant = await _service(request.app).create_computer_table(body.game, body.options)
     except (BadMessage, Refusal) as refused:
         REFUSED.labels(TableSocket.name, refused.reason).inc()

@@ -28,9 +28,14 @@ export class LiveConnection {
    * onStatus(status): "online" (the first snapshot), "back" (the first snapshot after trouble),
    * "offline" (the browser is offline), "reconnecting", "lost" (the token was refused or the
    * record is gone: no more tries).
+   * showsOwnChanges: the page shows its own changes before they are answered (the sheet's
+   * pending rows), so a change it made on version v, waiting behind one of its own that the
+   * server then stores as v + 1, was made on v + 1: its `version` moves on with it. (A change
+   * by anyone else in between leaves it at v, to be refused as made on a version gone by.)
    */
-  constructor({ path, token, lang, snapshot, onSnapshot, onAck, onError, onStatus }) {
+  constructor({ path, token, lang, snapshot, onSnapshot, onAck, onError, onStatus, showsOwnChanges }) {
     Object.assign(this, { path, token, lang, snapshot, onSnapshot });
+    this.showsOwnChanges = Boolean(showsOwnChanges);
     this.onAck = onAck || (() => {});
     this.onError = onError || (() => {});
     this.onStatus = onStatus || (() => {});
@@ -151,6 +156,7 @@ export class LiveConnection {
       this.onSnapshot(message);
       if (first) this.transmit(); // the change in flight when the socket went, if any
     } else if (message.type === "ack") {
+      if (this.showsOwnChanges && !message.duplicate) this.rebase(message.version);
       this.settle(message.client_id);
       this.onAck(message);
     } else if (message.type === "error") {
@@ -164,6 +170,14 @@ export class LiveConnection {
       }
       if (message.client_id) this.settle(message.client_id);
       this.onError(message);
+    }
+  }
+
+  /** One of this page's changes was stored as `version`: the changes waiting behind it that
+   * were made on the version just before it are now made on `version`. */
+  rebase(version) {
+    for (const change of this.queue) {
+      if (change.version === version - 1) change.version = version;
     }
   }
 

@@ -286,9 +286,12 @@ function openEdit(index) {
       })
     : "";
   const choices = [0, 1].flatMap((side) => view.outcomes.map((o) => ({ side, ...o })));
+  // A correction names the row as shown (its own version): if another phone has changed, moved
+  // or deleted it meanwhile, the server refuses it and sends the sheet as it is.
+  const shown = row ? row.version : -1;
   renderPad($("edit-pad"), view.sides, choices, view.settings, (side, outcome) => {
     dialog.close();
-    change({ type: "edit", index, side, outcome });
+    change({ type: "edit", index, row_version: shown, side, outcome });
   });
   if (row) {
     const now = $("edit-pad").querySelector(
@@ -301,7 +304,7 @@ function openEdit(index) {
   }
   $("edit-delete").onclick = () => {
     dialog.close();
-    change({ type: "delete", index });
+    change({ type: "delete", index, row_version: shown });
   };
   dialog.showModal();
 }
@@ -375,6 +378,7 @@ const link = new LiveConnection({
   token,
   lang: document.documentElement.lang,
   snapshot: "sheet",
+  showsOwnChanges: true, // pending rows are on the sheet: an undo after them undoes the last
   onSnapshot: (msg) => keep(msg.sheet),
   onAck(msg) {
     acked.set(msg.client_id, msg.version);
@@ -394,19 +398,26 @@ const link = new LiveConnection({
   onStatus: showNet,
 });
 
-$("undo").addEventListener("click", () => change({ type: "undo" }));
+// Undo, End match and race to ten are about the whole sheet as shown: each says which version
+// that was, and is refused (with the sheet as it is) if another phone has changed it since.
+let endAsked = -1; // the version shown when End match asked for confirmation
+$("undo").addEventListener("click", () => change({ type: "undo", version: view.version }));
 $("end").addEventListener("click", () => {
-  if (view && view.status.decided) change({ type: "end" });
-  else $("end-dialog").showModal();
+  if (view && view.status.decided) change({ type: "end", version: view.version });
+  else {
+    endAsked = view ? view.version : -1;
+    $("end-dialog").showModal();
+  }
 });
 $("end-cancel").addEventListener("click", () => $("end-dialog").close());
 $("end-yes").addEventListener("click", () => {
   $("end-dialog").close();
-  change({ type: "end" });
+  change({ type: "end", version: endAsked });
 });
 $("race").addEventListener("change", (event) => {
   // the box shows the tap at once; the server's sheet (or refusal) settles it
-  if (!change({ type: "setting", name: "race_to_ten", value: event.target.checked })) render();
+  const value = event.target.checked;
+  if (!change({ type: "setting", name: "race_to_ten", value, version: view.version })) render();
 });
 $("edit-cancel").addEventListener("click", () => $("edit-dialog").close());
 $("share").addEventListener("click", () => {
