@@ -1,7 +1,7 @@
 """The table service: seats and seat tokens, actions, computer seats, lifetimes (DESIGN.md §3).
 
 Every game goes through the registry (``find_game``, ``find_match``, ``<game>.bot``) and the
-match contract of ``docs/match-contract.md``; nothing here knows the rules of any game.
+match contract of ``docs/game-contract.md``; nothing here knows the rules of any game.
 
 Flow of a change: load the record, check the client id was not applied already, check the
 action with the rules, write the new match with ``UPDATE … WHERE version = v`` (the store), then
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import random
 import secrets
@@ -67,11 +66,11 @@ first dealer are the server's, so every new match draws its first dealer at rand
 
 
 def _check_options(mods: GameModules, options: dict[str, Any]) -> None:
-    # Only the match's own keyword options may be set, and strictly typed (no "5", 5.0, True).
-    accepted = inspect.signature(mods.match.new_match).parameters
-    for key, value in options.items():
-        if key in SERVER_OPTIONS or key not in accepted or type(value) is not int:
-            raise TableRefusal("bad_options")
+    # Only the game's declared options may be set, and strictly typed (no "5", 5.0, True).
+    try:
+        mods.game.INFO.table_options(options)
+    except ValueError as exc:
+        raise TableRefusal("bad_options") from exc
 
 
 def seat_view(record: Record, seat: int) -> dict[str, Any]:
@@ -146,7 +145,7 @@ class TableService:
         opts = dict(options or {})
         _check_options(mods, opts)
         try:
-            m = mods.match.new_match(self._rng(), **opts)
+            m = mods.match.new_match(self._rng(), opts)
         except (TypeError, ValueError) as exc:
             raise TableRefusal("bad_options") from exc
         if len(seats) != mods.match.seats or any(s not in (HUMAN, COMPUTER) for s in seats):
@@ -243,7 +242,7 @@ class TableService:
 
         def restart(mods: GameModules, m: Any) -> Any:
             try:
-                return mods.match.new_match(self._rng(), **new_opts)
+                return mods.match.new_match(self._rng(), new_opts)
             except (TypeError, ValueError) as exc:
                 raise TableRefusal("bad_options") from exc
 

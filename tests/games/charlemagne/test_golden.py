@@ -29,7 +29,7 @@ def playthrough(seed: int, dealer: int, auction: list[str]) -> str:
     """Every step of the hand: who acts, what is legal, what was chosen, each trick, the outcome
     and each seat's final view."""
     deck = shuffled(PIQUET_JOKERS_34, random.Random(seed))
-    state = rules.deal(deck, dealer)
+    state = rules.deal(deck, dealer=dealer)
     lines = [
         f"deck: {' '.join(deck)}",
         f"dealer: {SEAT_NAMES[dealer]}",

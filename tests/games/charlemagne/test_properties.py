@@ -147,7 +147,7 @@ def test_apply_of_an_illegal_action_raises_and_changes_nothing(seed: int) -> Non
 @given(st.integers(0, 2**32))
 def test_match_runs_to_32_with_the_deal_passing_left(seed: int) -> None:
     rng = random.Random(seed)
-    m = match.new_match(rng)
+    m = match.new_match(rng, {})
     first = m.dealer
     while not match.is_over(m):
         if match.deal_over(m):

@@ -321,7 +321,7 @@ def test_c17_tie_voids_the_partie_and_same_dealer_deals_again() -> None:
     out = rules.outcome(s)
     assert out is not None
     assert out["totals"] == [65, 65] and out["winner"] is None
-    m = match.start_match(s, best_of=3)
+    m = match.start_match(s, {"best_of": 3})
     assert m.wins == (0, 0) and match.deal_over(m) and not match.is_over(m)
     assert match.next_dealer(m) == s.dealer
     m2 = match.next_deal(m, random.Random(1))
@@ -441,14 +441,14 @@ def chouine_deck(a: list[str], b: list[str], turn_up: str) -> list[str]:
 
 def test_c21_chouine_on_first_lead_wins_the_partie() -> None:
     deck = chouine_deck(["AC", "TC", "KC", "QC", "JC"], ["7S", "8S", "9S", "JS", "QS"], "9D")
-    m = match.start_match(rules.deal(deck, dealer=B), best_of=5)
-    assert "JC chouine" in texts(m.state)
+    m = match.start_match(rules.deal(deck, dealer=B), {"best_of": 5})
+    assert "JC chouine" in texts(m.deal)
     m = match.apply(m, Action.parse("JC chouine"))
     assert match.deal_over(m)
-    out = rules.outcome(m.state)
+    out = rules.outcome(m.deal)
     assert out is not None and out["winner"] == A and out["chouine"] == A
     assert out["totals"] is None
-    assert view(m.state, B)["outcome"]["chouine_cards"] == ["AC", "TC", "KC", "QC", "JC"]
+    assert view(m.deal, B)["outcome"]["chouine_cards"] == ["AC", "TC", "KC", "QC", "JC"]
     assert m.wins == (1, 0)
     assert match.next_deal(m, random.Random(2)).dealer == A
 
@@ -495,13 +495,12 @@ def decided(winner: int | None, dealer: int) -> State:
 
 
 def test_c23_match_flow_best_of_three() -> None:
-    m = match.start_match(decided(A, B), best_of=3)
+    m = match.start_match(decided(A, B), {"best_of": 3})
     dealers = [m.dealer]
     for result in (None, B, A):
         m = match.next_deal(m, random.Random(0))
         dealers.append(m.dealer)
-        m = m._replace(state=decided(result, m.dealer))
-        m = match._record(m)
+        m = match._settle(m._replace(deal=decided(result, m.dealer)))
     assert dealers == [B, A, A, B]
     assert [r.winner for r in m.results] == [A, None, B, A]
     assert m.wins == (2, 1) and match.is_over(m) and match.winner(m) == A

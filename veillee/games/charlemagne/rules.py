@@ -326,7 +326,7 @@ class State:
         )
 
 
-def deal(deck: Sequence[str], dealer: int) -> State:
+def deal(deck: Sequence[str], *, dealer: int) -> State:
     """A new hand from ``deck`` (34 card codes, top first) dealt by ``dealer`` (§3).
 
     Cards go in twos clockwise from ``left(dealer)`` for four rounds; the kitty is
@@ -350,9 +350,9 @@ def deal(deck: Sequence[str], dealer: int) -> State:
     )
 
 
-def deal_random(rng: random.Random, dealer: int) -> State:
+def deal_random(rng: random.Random, *, dealer: int) -> State:
     """:func:`deal` of a deck shuffled with ``rng`` only."""
-    return deal(shuffled(PIQUET_JOKERS_34, rng), dealer)
+    return deal(shuffled(PIQUET_JOKERS_34, rng), dealer=dealer)
 
 
 def _led_legal(

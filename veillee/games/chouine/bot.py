@@ -18,7 +18,7 @@ usual advice").
   11–16 for each card the face-down one can be, and the bot plays the best on average.
 
 Every decision is deterministic: ``rng`` is accepted for the computer-player contract
-(docs/match-contract.md) and not needed.
+(docs/game-contract.md) and not needed.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ replays traces through ``legal_actions``/``apply`` step by step to prove they ag
 
 >>> import random
 >>> from veillee.games.chouine.rules import deal_random
->>> winner, totals, chouine = playout(deal_random(random.Random(3)), random.Random(4))
+>>> winner, totals, chouine = playout(deal_random(random.Random(3), dealer=1), random.Random(4))
 >>> winner in (0, 1, None), chouine is None or totals is None
 (True, True)
 """

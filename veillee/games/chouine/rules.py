@@ -311,7 +311,7 @@ class State(NamedTuple):
     chouine: int | None
 
 
-def deal(deck: Sequence[str], *, dealer: int = 1) -> State:
+def deal(deck: Sequence[str], *, dealer: int) -> State:
     """The first state of a partie dealt from ``deck`` (32 card codes, top first), rules §3.
 
     The non-dealer gets ``deck[0, 2, 4, 6, 8]``, the dealer ``deck[1, 3, 5, 7, 9]``, the turn-up is
@@ -350,7 +350,7 @@ def deal(deck: Sequence[str], *, dealer: int = 1) -> State:
     )
 
 
-def deal_random(rng: random.Random, *, dealer: int = 1) -> State:
+def deal_random(rng: random.Random, *, dealer: int) -> State:
     """A partie dealt from a deck shuffled with ``rng`` only (rules §3.1)."""
     return deal(cards.shuffled(PACK, rng), dealer=dealer)
 
@@ -718,7 +718,6 @@ def outcome(state: State) -> dict[str, object] | None:
 def to_json(state: State) -> dict[str, object]:
     """The state as plain JSON types (card codes, lists, ints); :func:`from_json` inverts it."""
     return {
-        "game": "chouine",
         "dealer": state.dealer,
         "trump": SUIT_LETTERS[state.trump],
         "hands": [code_list(h) for h in state.hands],

@@ -6,7 +6,7 @@ duplicate best-of-5 matches (the same deck sequence twice, seats swapped) agains
 and prints the partie and match win rates and the parties played per second.
 
 Every player decides from ``observation(state, seat)`` only, through the computer-player contract
-``choose(observation, legal_actions, rng) -> Action`` (docs/match-contract.md).
+``choose(observation, legal_actions, rng) -> Action`` (docs/game-contract.md).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def play_match(
 ) -> tuple[match.Match, int]:
     """A best-of-5 match through the match contract, whose ``i``-th partie (0-based, ties
     included) is dealt from ``decks(i)``; returns the finished match and the parties played."""
-    m = match.start_match(rules.deal(decks(0), dealer=first_dealer), best_of=5)
+    m = match.start_match(rules.deal(decks(0), dealer=first_dealer), {"best_of": 5})
     count = 1
     while True:
         seat = match.to_act(m)
@@ -155,7 +155,7 @@ def play_match(
         legal = match.legal_actions(m)
         player = players[seat]
         obs: Mapping[str, Any] = (
-            {} if player is random_player else chouine_views.observation(m.state, seat)
+            {} if player is random_player else chouine_views.observation(m.deal, seat)
         )
         m = match.apply(m, player(obs, legal, rng))
 
