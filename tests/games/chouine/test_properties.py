@@ -86,7 +86,7 @@ def test_card_points_of_the_piles_sum_to_120_at_the_count(seed: int, eager: bool
         card_points = out["card_points"]
         assert isinstance(card_points, list)
         assert sum(card_points) == 120
-        decl = rules.declaration_points(s)
+        decl = rules.declaration_totals(s)
         totals = out["totals"]
         assert isinstance(totals, list)
         for seat in (0, 1):

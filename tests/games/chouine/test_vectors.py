@@ -163,7 +163,7 @@ def test_c10_tierce_of_trumps_closes_the_suit() -> None:
         leader=A,
     )
     s = play(s, "JH tierce")
-    assert rules.declaration_points(s) == (60, 0)
+    assert rules.declaration_totals(s) == (60, 0)
     assert view(s, B)["declarations"][A] == [
         {"kind": "tierce", "suit": "H", "points": 60, "cards": ["JH"]}
     ]
@@ -210,7 +210,7 @@ def test_c12_two_mariages_need_two_cards() -> None:
     assert s.to_act == A
     assert options(s, "KS") == ["mariage"] and options(s, "QS") == ["mariage"]
     s = play(s, "KS mariage")
-    assert rules.declaration_points(s) == (40, 0)
+    assert rules.declaration_totals(s) == (40, 0)
     assert [d["points"] for d in view(s, A)["declarations"][A]] == [20, 20]
 
 
@@ -247,7 +247,7 @@ def test_c13_one_quinte_per_seat() -> None:
     )
     assert options(s, "TC") == ["quinte"]
     s = play(s, "TC quinte")
-    assert rules.declaration_points(s) == (50, 0)
+    assert rules.declaration_totals(s) == (50, 0)
     s = play(s, "7D")  # A wins with the ten and draws TH
     assert rules.code_list(s.hands[A]) == ["AS", "TH", "AH", "TD", "AD"]
     assert s.to_act == A

@@ -19,15 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from veillee.cards import PIQUET_32, shuffled
-from veillee.games.chouine import bot, match, rules
+from veillee.games.chouine import bot, match, rules, solver
 from veillee.games.chouine import views as chouine_views
 from veillee.games.chouine.rules import Action, State
 
 Player = Callable[[Mapping[str, Any], Sequence[Action], random.Random], Action]
 """A computer player: ``choose(observation, legal_actions, rng) -> Action``."""
-
-_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
-_STRENGTH = {r: i + 1 for i, r in enumerate("789JQKTA")}
 
 
 def random_player(
@@ -39,13 +36,7 @@ def random_player(
 
 def _cheapness(card: str, trump: str) -> tuple[int, int, int]:
     # Fewest points first, non-trumps before trumps, then the weakest.
-    return (_POINTS[card[0]], card[1] == trump, _STRENGTH[card[0]])
-
-
-def _beats(lead: str, follow: str, trump: str) -> bool:
-    if follow[1] == lead[1]:
-        return _STRENGTH[follow[0]] > _STRENGTH[lead[0]]
-    return follow[1] == trump
+    return (bot.card_points(card), card[1] == trump, bot.strength(card))
 
 
 def greedy_player(
@@ -70,11 +61,11 @@ def greedy_player(
     for text in by_text:
         parts = text.split()
         kind = parts[1] if len(parts) > 1 else None
-        pts = bot.declaration_points(kind, parts[0][1], trump)
+        pts = bot.declaration_value(kind, parts[0], trump)
         if parts[0] not in best or pts > best[parts[0]][0]:
             best[parts[0]] = (pts, text)
     for pts, text in best.values():
-        if pts >= bot.declaration_points("chouine", "S", trump):
+        if pts >= solver.CHOUINE:
             return by_text[text]
     cards = sorted(best, key=lambda c: _cheapness(c, trump))
     trick = obs["trick"]
@@ -84,17 +75,17 @@ def greedy_player(
     def pick(card: str) -> Action:
         return by_text[best[card][1]]
 
-    winners = [c for c in cards if lead is not None and _beats(lead, c, trump)]
+    winners = [c for c in cards if lead is not None and bot.beats(lead, c, trump)]
     if phase2:
         if winners:
             return pick(winners[0])
         return pick(cards[0])
-    if lead is not None and lead[0] in "AT" and winners:
+    if lead is not None and bot.is_brisque(lead) and winners:
         return pick(winners[0])
     declaring = [c for c in cards if best[c][0] > 0]
     if declaring:
-        return pick(max(declaring, key=lambda c: (best[c][0], -_POINTS[c[0]])))
-    plain = [c for c in cards if c[1] != trump and c[0] not in "AT"]
+        return pick(max(declaring, key=lambda c: (best[c][0], -bot.card_points(c))))
+    plain = [c for c in cards if c[1] != trump and not bot.is_brisque(c)]
     return pick(plain[0] if plain else cards[0])
 
 

@@ -14,15 +14,17 @@ from veillee.games.chouine.rules import (
     CARD_INDEX,
     CHOUINE,
     HOW,
+    KIND_INDEX,
     KINDS,
     SUIT_LETTERS,
     State,
     card_refusal,
     code_list,
-    declaration_options,
+    declaration_points,
     display_order,
     legal_actions,
     outcome,
+    phase,
 )
 
 
@@ -85,21 +87,14 @@ def _trick_cards(t: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     return [{"seat": t[0], "card": CARD_CODES[t[1]]}, {"seat": 1 - t[0], "card": CARD_CODES[t[2]]}]
 
 
-def _declaration_points(state: State, seat: int, legal: list[str]) -> dict[str, int]:
+def _declaration_points(state: State, legal: list[str]) -> dict[str, int]:
     """Points of each legal declaring action (``"KH mariage"`` → 40), so that no page needs its
     own copy of rules §5.1 (a chouine is 0: it wins the partie instead, §9)."""
-    hand = state.hands[seat]
-    ds = state.declared_suits[seat]
-    qd = state.quinte_declared[seat]
     out: dict[str, int] = {}
     for text in legal:
-        words = text.split()
-        if len(words) != 2:
-            continue
-        card = CARD_INDEX[words[0]]
-        for kind, points, _ in declaration_options(hand, card, ds, qd, state.trump):
-            if KINDS[kind] == words[1]:
-                out[text] = points
+        card, _, kind = text.partition(" ")
+        if kind:
+            out[text] = declaration_points(KIND_INDEX[kind], CARD_INDEX[card] >> 3, state.trump)
     return out
 
 
@@ -145,7 +140,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
         "turn_up": CARD_CODES[state.turn_up] if state.turn_up >= 0 else None,
         "talon_count": len(state.talon),
         "trick_number": state.trick_number,
-        "phase": 1 if state.trick_number <= 11 else 2,
+        "phase": phase(state),
         "to_act": state.to_act,
         "prompt": "seven" if state.prompt else None,
         "hand": [CARD_CODES[c] for c in display_order(hand, state.trump)],
@@ -164,7 +159,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
             {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in state.taken_turn_ups
         ],
         "legal": legal,
-        "declaration_points": _declaration_points(state, seat, legal),
+        "declaration_points": _declaration_points(state, legal),
         "refusals": refusals,
         "outcome": result,
     }
