@@ -1,6 +1,6 @@
 """Chouine's own properties of random parties, played as the conformance suite plays them
 (``tests/games/test_contract.py``): the count (rules §1, §7), what the observation says of the
-other hand once the talon is gone (§10), and that such play meets every declaration and both
+other hand once the talon is gone (§10), and that such play meets the declarations and both
 swaps, so that the shared properties are checked on them too."""
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ def test_once_the_talon_is_gone_the_observation_names_the_other_hand(seed: int) 
 
 
 def test_random_play_meets_every_declaration_and_both_swaps() -> None:
+    # A chouine is dealt too rarely for random play to meet it often; the suite replays the
+    # golden partie two_chouines.txt, and rules vectors C21-C22 hold the rest.
     seen: set[str] = set()
     for seed in range(400):
         for s, a in random_deal("chouine", seed):
@@ -56,6 +58,6 @@ def test_random_play_meets_every_declaration_and_both_swaps() -> None:
                 seen.add(a.declaration)
             if a is not None and a.verb == "swap":
                 seen.add("prompt swap" if s.prompt else "swap")
-        if len(seen) == 7:
+        if len(seen - {"chouine"}) == 6:
             break
-    assert seen == {*rules.KINDS[1:], "swap", "prompt swap"}
+    assert seen - {"chouine"} == {*rules.KINDS[1:5], "swap", "prompt swap"}

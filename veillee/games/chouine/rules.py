@@ -22,6 +22,7 @@ Everything outside the engine sees card codes (``"JH"``) through :func:`code` /
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -405,6 +406,7 @@ class State(NamedTuple):
 # NamedTuple's keyword constructor and ``_replace``, and the same value.
 _state = tuple.__new__
 _NO_DRAWS: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+_CARD_INTS: tuple[int, ...] = tuple(range(32))
 
 
 def _deal(deck: Sequence[int], dealer: int) -> State:
@@ -443,9 +445,7 @@ def deal_random(rng: random.Random, *, dealer: int) -> State:
     than 0 or 1."""
     if dealer not in (0, 1):
         raise ValueError("dealer must be 0 or 1")
-    deck = list(range(32))
-    rng.shuffle(deck)
-    return _deal(deck, dealer)
+    return _deal(cards.shuffled(_CARD_INTS, rng), dealer)
 
 
 def phase(state: State) -> int:
@@ -480,15 +480,23 @@ _OPEN_SUIT_QUEENS: tuple[int, ...] = tuple(
 """By declared-suits mask: the queen bits of the suits still open. ``hand & hand >> 1`` has a
 queen's bit set exactly when the king of its suit is held too."""
 _CHOUINE_HANDS = frozenset(CHOUINE_BYTE << (8 * s) for s in range(4))
+_CHOUINE_OR_QUINTE_BRISQUES = frozenset(
+    [0xC0 << (8 * s) for s in range(4)]
+    + [sum(1 << b for b in five) for five in itertools.combinations(cards_in(BRISQUES), 5)]
+)
+"""The brisques of a hand that is a chouine (the ace and ten of its suit) or may declare a
+quinte (five brisques): a cheap first test that rules out both for most hands."""
 _PLAIN_ROWS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(PLAY_ACTIONS[c][PLAIN] for c in _SUIT_CARDS_DESC[s][byte])
     for s in range(4)
     for byte in range(256)
 )
 """``_PLAIN_ROWS[256 * suit + byte]``: the plain plays of a suit byte's cards, strongest first."""
-_DISPLAY_SHIFTS: tuple[tuple[int, int, int, int], ...] = tuple(
-    (8 * a, 8 * b, 8 * c, 8 * d) for a, b, c, d in _DISPLAY_SUITS
+_DISPLAY_ROWS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(x for s in suits for x in (8 * s, 256 * s)) for suits in _DISPLAY_SUITS
 )
+"""``_DISPLAY_ROWS[trump]``: for each suit in display order, the shift of its byte in a mask and
+the index of its first row in :data:`_PLAIN_ROWS`."""
 _DECLARING_ROWS: dict[int, tuple[Action, ...]] = {}
 """Rows of a suit in which mariages, tierces or quaterons may be declared, by
 ``suit << 16 | hand byte << 8 | legal byte``; filled as met (at most 4 · 3⁸ rows)."""
@@ -515,21 +523,25 @@ def legal_actions(state: State) -> list[Action]:
     ``swap`` when allowed. At the seven prompt: ``continue`` then, if allowed, ``swap``.
     ``[]`` when the partie is over.
     """
-    (
-        _, trump, hands, _, turn_up, k, _, trick, seat, prompt, _, _, _, declared_suits,
-        quinte_declared, _, _, _,
-    ) = state  # fmt: skip
+    seat = state.to_act
     if seat is None:
         return []
-    hand = hands[seat]
-    if prompt:
+    hand = state.hands[seat]
+    trump = state.trump
+    turn_up = state.turn_up
+    if state.prompt:
         if turn_up >= 0 and hand >> (8 * trump) & 1:
             return [CONTINUE_ACTION, SWAP_ACTION]
         return [CONTINUE_ACTION]
+    trick = state.trick
+    k = state.trick_number
     legal = legal_cards(hand, trick[0], trump, True) if trick and k > 11 else hand
-    if hand in _CHOUINE_HANDS or (not quinte_declared[seat] and (hand & BRISQUES).bit_count() == 5):
+    if hand & BRISQUES in _CHOUINE_OR_QUINTE_BRISQUES and (
+        hand in _CHOUINE_HANDS
+        or (not state.quinte_declared[seat] and (hand & BRISQUES).bit_count() == 5)
+    ):
         out = _legal_with_chouine_or_quinte(state, seat, legal)
-    elif declaring := hand & (hand >> 1) & _OPEN_SUIT_QUEENS[declared_suits[seat]]:
+    elif declaring := hand & (hand >> 1) & _OPEN_SUIT_QUEENS[state.declared_suits[seat]]:
         out = []
         for s in _DISPLAY_SUITS[trump]:
             shift = 8 * s
@@ -541,12 +553,12 @@ def legal_actions(state: State) -> list[Action]:
                     out += _PLAIN_ROWS[256 * s + byte]
     else:
         rows = _PLAIN_ROWS
-        h0, h1, h2, h3 = _DISPLAY_SHIFTS[trump]
+        h0, r0, h1, r1, h2, r2, h3, r3 = _DISPLAY_ROWS[trump]
         out = [
-            *rows[h0 << 5 | (legal >> h0) & 0xFF],
-            *rows[h1 << 5 | (legal >> h1) & 0xFF],
-            *rows[h2 << 5 | (legal >> h2) & 0xFF],
-            *rows[h3 << 5 | (legal >> h3) & 0xFF],
+            *rows[r0 | (legal >> h0) & 0xFF],
+            *rows[r1 | (legal >> h1) & 0xFF],
+            *rows[r2 | (legal >> h2) & 0xFF],
+            *rows[r3 | (legal >> h3) & 0xFF],
         ]
     if turn_up >= 0 and hand >> (8 * trump) & 1 and not (k == 11 and trick):
         out.append(SWAP_ACTION)
@@ -588,8 +600,9 @@ def card_refusal(state: State, seat: int, card: int) -> str | None:
     return None
 
 
-def _declaration_refusal(state: State, seat: int, card: int, kind: int) -> str | None:
-    """Reason code why ``seat`` may not declare ``kind`` with ``card``, a card it may play."""
+def _declaration(state: State, seat: int, card: int, kind: int) -> tuple[int, int] | str:
+    """``(points, cards mask)`` of the declaration of ``kind`` that ``seat`` makes with
+    ``card``, a card it may play, or the reason code why it may not (rules §5.2)."""
     rank = card & 7
     if kind == QUINTE:
         if rank < 6:
@@ -601,16 +614,16 @@ def _declaration_refusal(state: State, seat: int, card: int, kind: int) -> str |
             return "declaration_needs_played_card"
         if (state.declared_suits[seat] >> (card >> 3)) & 1:
             return "suit_already_declared"
-    options = declaration_options(
+    for option, points, cards_mask in declaration_options(
         state.hands[seat],
         card,
         state.declared_suits[seat],
         state.quinte_declared[seat],
         state.trump,
-    )
-    if all(k != kind for k, _, _ in options):
-        return "declaration_not_held"
-    return None
+    ):
+        if option == kind:
+            return points, cards_mask
+    return "declaration_not_held"
 
 
 def why_illegal(state: State, seat: int, action: Action) -> str | None:
@@ -639,7 +652,8 @@ def why_illegal(state: State, seat: int, action: Action) -> str | None:
     refusal = card_refusal(state, seat, card)
     if refusal is not None or kind == PLAIN:
         return refusal
-    return _declaration_refusal(state, seat, card, kind)
+    declaration = _declaration(state, seat, card, kind)
+    return declaration if isinstance(declaration, str) else None
 
 
 # --- apply ------------------------------------------------------------------------------------
@@ -667,10 +681,19 @@ def apply(state: State, action: Action) -> State:
     kind = action_code & 7
     made = declarations  # the declarations before this play
     if kind:
-        reason = _declaration_refusal(state, seat, card, kind)
-        if reason is not None:
-            raise IllegalAction(reason)
-        declarations, declared_suits, quinte_declared = _declare(state, seat, card, kind)
+        declaration = _declaration(state, seat, card, kind)
+        if isinstance(declaration, str):
+            raise IllegalAction(declaration)
+        # The points are credited at once (§5.2); one declaration per suit, one quinte.
+        suit = -1 if kind == QUINTE else card >> 3
+        declarations = (*made, (seat, kind, suit, *declaration, k, card))
+        if kind == QUINTE:
+            quinte_declared = (
+                (True, quinte_declared[1]) if seat == 0 else (quinte_declared[0], True)
+            )
+        else:
+            mask = declared_suits[seat] | 1 << suit
+            declared_suits = (mask, declared_suits[1]) if seat == 0 else (declared_suits[0], mask)
     hand &= ~(1 << card)
     if not trick:  # the lead
         other = 1 - seat
@@ -765,55 +788,26 @@ def _apply_other(state: State, action: Action) -> State:
     if reason is not None:
         raise IllegalAction(reason)
     assert seat is not None
-    if action.code == _CONTINUE_CODE:
-        return state._replace(prompt=False, to_act=state.leader)
+    (
+        dealer, trump, hands, talon, turn_up, k, leader, trick, _, prompt, piles, tricks,
+        declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+    ) = state  # fmt: skip
     if action.code == _SWAP_CODE:
-        seven = 8 * state.trump + SEVEN
-        hands = list(state.hands)
-        hands[seat] = hands[seat] & ~(1 << seven) | 1 << state.turn_up
-        return state._replace(
-            hands=(hands[0], hands[1]),
-            turn_up=seven,
-            taken_turn_ups=(*state.taken_turn_ups, (seat, state.turn_up, SWAP)),
-            # A swap at the prompt answers it: the leader of trick 11 acts next.
-            prompt=False,
-            to_act=state.leader if state.prompt else seat,
-        )
-    # Only a play at the prompt is left, and why_illegal refuses it.
-    raise AssertionError("unreachable")
-
-
-def _declare(
-    state: State, seat: int, card: int, kind: int
-) -> tuple[
-    tuple[tuple[int, int, int, int, int, int, int], ...], tuple[int, int], tuple[bool, bool]
-]:
-    """The declarations, declared suits and quinte flags once ``seat`` declares ``kind`` with
-    ``card`` (a legal declaration, rules §5.2): its points are credited at once."""
-    hand = state.hands[seat]
-    declared_suits = state.declared_suits
-    quinte_declared = state.quinte_declared
-    _, points, combo = next(
-        o
-        for o in declaration_options(
-            hand, card, declared_suits[seat], quinte_declared[seat], state.trump
-        )
-        if o[0] == kind
-    )
-    suit = -1 if kind == QUINTE else card >> 3
-    declarations = (
-        *state.declarations,
-        (seat, kind, suit, points, combo, state.trick_number, card),
-    )
-    if kind == QUINTE:
-        q = list(quinte_declared)
-        q[seat] = True
-        quinte_declared = (q[0], q[1])
-    else:
-        d = list(declared_suits)
-        d[seat] |= 1 << suit
-        declared_suits = (d[0], d[1])
-    return declarations, declared_suits, quinte_declared
+        # §6: the seven of trumps for the turn-up; at the prompt the swap also answers it.
+        seven = 8 * trump + SEVEN
+        hand = hands[seat] & ~(1 << seven) | 1 << turn_up
+        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+        taken = (*taken, (seat, turn_up, SWAP))
+        turn_up = seven
+    # After the prompt (answered by a swap or "continue") the leader of trick 11 acts.
+    return _state(
+        State,
+        (
+            dealer, trump, hands, talon, turn_up, k, leader, trick, leader if prompt else seat,
+            False, piles, tricks, declarations, declared_suits, quinte_declared, taken, drawn,
+            chouine,
+        ),
+    )  # fmt: skip
 
 
 def declaration_totals(state: State) -> tuple[int, int]:
