@@ -46,6 +46,8 @@ PACK: tuple[str, ...] = CARD_CODES
 POINTS: tuple[int, ...] = tuple((0, 0, 0, 2, 3, 4, 10, 11)[i & 7] for i in range(32))
 """Card points of each card int (rules §1: A 11, T 10, K 4, Q 3, J 2)."""
 ALL_CARDS = (1 << 32) - 1
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(32))
+"""``_BIT[card]``: the mask of one card (the int is made once, not at every play)."""
 BRISQUES = 0xC0C0C0C0
 """Mask of the eight brisques (aces and tens)."""
 SEVEN = 0
@@ -412,8 +414,9 @@ _CARD_INTS: tuple[int, ...] = tuple(range(32))
 def _deal(deck: Sequence[int], dealer: int) -> State:
     """The first state from card ints, top first (rules §3); ``deck`` is known to be the pack."""
     non_dealer = 1 - dealer
-    a = 1 << deck[0] | 1 << deck[2] | 1 << deck[4] | 1 << deck[6] | 1 << deck[8]
-    b = 1 << deck[1] | 1 << deck[3] | 1 << deck[5] | 1 << deck[7] | 1 << deck[9]
+    bit = _BIT
+    a = bit[deck[0]] | bit[deck[2]] | bit[deck[4]] | bit[deck[6]] | bit[deck[8]]
+    b = bit[deck[1]] | bit[deck[3]] | bit[deck[5]] | bit[deck[7]] | bit[deck[9]]
     hands = (a, b) if non_dealer == 0 else (b, a)
     turn_up = deck[10]
     return _state(
@@ -474,11 +477,24 @@ def legal_play_mask(state: State) -> int:
 
 # --- legal actions ----------------------------------------------------------------------------
 
-_OPEN_SUIT_QUEENS: tuple[int, ...] = tuple(
-    sum(0x10 << (8 * s) for s in range(4) if not ds >> s & 1) for ds in range(16)
-)
-"""By declared-suits mask: the queen bits of the suits still open. ``hand & hand >> 1`` has a
-queen's bit set exactly when the king of its suit is held too."""
+_SIGNIFICANT = 0xF0F0F0F0
+"""Mask of the aces, tens, kings and queens: they alone say whether a hand may declare."""
+_FLAGS: dict[int, int] = {}
+"""By ``hand & _SIGNIFICANT``: :func:`_declaring_flags` of the hand, filled as met."""
+
+
+def _declaring_flags(significant: int) -> int:
+    """Bit ``s`` set when suit ``s`` holds its king and queen (a mariage, tierce or quateron
+    may be declared there, rules §5.1); bit 4 when the hand may be a chouine or hold five
+    brisques (its aces and tens are those of a chouine, or five)."""
+    flags = _CHOUINE_OR_QUINTE_BRISQUES.__contains__(significant & BRISQUES) << 4
+    for s in range(4):
+        if (significant >> (8 * s)) & 0x30 == 0x30:
+            flags |= 1 << s
+    _FLAGS[significant] = flags
+    return flags
+
+
 _CHOUINE_HANDS = frozenset(CHOUINE_BYTE << (8 * s) for s in range(4))
 _CHOUINE_OR_QUINTE_BRISQUES = frozenset(
     [0xC0 << (8 * s) for s in range(4)]
@@ -536,18 +552,22 @@ def legal_actions(state: State) -> list[Action]:
     trick = state.trick
     k = state.trick_number
     legal = legal_cards(hand, trick[0], trump, True) if trick and k > 11 else hand
-    if hand & BRISQUES in _CHOUINE_OR_QUINTE_BRISQUES and (
+    significant = hand & _SIGNIFICANT
+    flags = _FLAGS.get(significant)
+    if flags is None:
+        flags = _declaring_flags(significant)
+    if flags & 16 and (
         hand in _CHOUINE_HANDS
         or (not state.quinte_declared[seat] and (hand & BRISQUES).bit_count() == 5)
     ):
         out = _legal_with_chouine_or_quinte(state, seat, legal)
-    elif declaring := hand & (hand >> 1) & _OPEN_SUIT_QUEENS[state.declared_suits[seat]]:
+    elif declaring := flags & ~state.declared_suits[seat] & 15:
         out = []
         for s in _DISPLAY_SUITS[trump]:
             shift = 8 * s
             byte = (legal >> shift) & 0xFF
             if byte:
-                if declaring >> shift & 0x10:
+                if declaring >> s & 1:
                     out += _declaring_row(s, (hand >> shift) & 0xFF, byte)
                 else:
                     out += _PLAIN_ROWS[256 * s + byte]
@@ -674,7 +694,8 @@ def apply(state: State, action: Action) -> State:
         return _apply_other(state, action)
     card = action_code >> 3
     hand = hands[seat]
-    if not hand >> card & 1:
+    bit = _BIT[card]
+    if not hand & bit:
         raise IllegalAction("card_not_in_hand")
     if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) >> card & 1:
         raise IllegalAction(follow_refusal(hand, trick[0], trump, card))
@@ -694,7 +715,7 @@ def apply(state: State, action: Action) -> State:
         else:
             mask = declared_suits[seat] | 1 << suit
             declared_suits = (mask, declared_suits[1]) if seat == 0 else (declared_suits[0], mask)
-    hand &= ~(1 << card)
+    hand ^= bit
     if not trick:  # the lead
         other = 1 - seat
         to_act: int | None = other
@@ -730,7 +751,7 @@ def apply(state: State, action: Action) -> State:
         winner = seat if card > lead else leader
     else:
         winner = seat if card >> 3 == trump else leader
-    won = 1 << lead | 1 << card
+    won = _BIT[lead] | bit
     piles = (piles[0] | won, piles[1]) if winner == 0 else (piles[0], piles[1] | won)
     tricks = (*tricks, (leader, lead, card, winner))
     if k > 11:
@@ -758,10 +779,10 @@ def apply(state: State, action: Action) -> State:
     else:
         a, b = hands[0], hand
     if winner == 0:
-        hands = (a | 1 << first, b | 1 << second)
+        hands = (a | _BIT[first], b | _BIT[second])
         drawn = ((*drawn[0], first), (*drawn[1], second))
     else:
-        hands = (a | 1 << second, b | 1 << first)
+        hands = (a | _BIT[second], b | _BIT[first])
         drawn = ((*drawn[0], second), (*drawn[1], first))
     to_act = winner
     prompt = False

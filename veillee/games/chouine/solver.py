@@ -167,6 +167,7 @@ class _Search:
     def __init__(self, trump: int) -> None:
         self.trump = trump
         self.table: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+        self.replies: dict[tuple[int, int, int], tuple[tuple[int, int, int, bool, int], ...]] = {}
         self.nodes = 0
 
     def lead(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
@@ -240,23 +241,45 @@ class _Search:
             fc = hf.bit_length() - 1
             pts = POINTS[lc] + POINTS[fc] + DIX_DE_DER
             return -pts if beats(lc, fc, trump) else pts
-        _, pl, dl2 = _declare(hl, lc, dl, trump)
+        # (testing the rank before the call spares the search a call for low cards)
+        if lc & 7 >= _JACK:
+            _, pl, dl2 = _declare(hl, lc, dl, trump)
+        else:
+            pl, dl2 = 0, dl
         worst = CHOUINE + 1
-        for fc in _ordered(legal_cards(hf, lc, trump, True)):
-            _, pf, df2 = _declare(hf, fc, df, trump)
-            hf2 = hf & ~(1 << fc)
+        replies = self.replies.get((hf, df, lc))
+        if replies is None:
+            replies = self._replies(hf, df, lc)
+        for hf2, pf, df2, wins, pts in replies:
             bound = beta if beta < worst else worst
-            if beats(lc, fc, trump):
-                base = pl - pf - POINTS[lc] - POINTS[fc]
+            if wins:
+                base = pl - pf - pts
                 v = base - self.lead(hf2, hl2, df2, dl2, base - bound, base - alpha)
             else:
-                base = pl - pf + POINTS[lc] + POINTS[fc]
+                base = pl - pf + pts
                 v = base + self.lead(hl2, hf2, dl2, df2, alpha - base, bound - base)
             if v < worst:
                 worst = v
                 if worst <= alpha:
                     break
         return worst
+
+    def _replies(self, hf: int, df: int, lc: int) -> tuple[tuple[int, int, int, bool, int], ...]:
+        """The follower's answers to ``lc``, strongest first: (hand after, points of its best
+        declaration, declarations after, True if it wins the trick, card points of the trick).
+        They do not depend on the leader's hand: kept for the rest of the search."""
+        trump = self.trump
+        replies = []
+        for fc in _ordered(legal_cards(hf, lc, trump, True)):
+            if fc & 7 >= _JACK:
+                _, pf, df2 = _declare(hf, fc, df, trump)
+            else:
+                pf, df2 = 0, df
+            replies.append(
+                (hf & ~(1 << fc), pf, df2, beats(lc, fc, trump), POINTS[lc] + POINTS[fc])
+            )
+        found = self.replies[hf, df, lc] = tuple(replies)
+        return found
 
     def follow(
         self, lc: int, hl2: int, hf: int, dl2: int, df: int, fc: int, alpha: int, beta: int
