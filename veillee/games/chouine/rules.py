@@ -479,20 +479,26 @@ def legal_play_mask(state: State) -> int:
 
 _SIGNIFICANT = 0xF0F0F0F0
 """Mask of the aces, tens, kings and queens: they alone say whether a hand may declare."""
-_FLAGS: dict[int, int] = {}
-"""By ``hand & _SIGNIFICANT``: :func:`_declaring_flags` of the hand, filled as met."""
 
 
-def _declaring_flags(significant: int) -> int:
-    """Bit ``s`` set when suit ``s`` holds its king and queen (a mariage, tierce or quateron
-    may be declared there, rules §5.1); bit 4 when the hand may be a chouine or hold five
-    brisques (its aces and tens are those of a chouine, or five)."""
-    flags = _CHOUINE_OR_QUINTE_BRISQUES.__contains__(significant & BRISQUES) << 4
-    for s in range(4):
-        if (significant >> (8 * s)) & 0x30 == 0x30:
-            flags |= 1 << s
-    _FLAGS[significant] = flags
-    return flags
+class _DeclaringFlags(dict[int, int]):
+    """By ``hand & _SIGNIFICANT`` (its aces, tens, kings and queens): bit ``s`` set when suit
+    ``s`` holds its king and queen (a mariage, tierce or quateron may be declared there, rules
+    §5.1); bit 4 when the hand may be a chouine or hold five brisques (its aces and tens are
+    those of a chouine, or five). Filled as met; subscripting skips a method call."""
+
+    def __missing__(self, significant: int) -> int:
+        flags = int(significant & BRISQUES in _CHOUINE_OR_QUINTE_BRISQUES) << 4
+        for s in range(4):
+            if (significant >> (8 * s)) & 0x30 == 0x30:
+                flags |= 1 << s
+        self[significant] = flags
+        return flags
+
+
+_SIGNIFICANT = 0xF0F0F0F0
+"""Mask of the aces, tens, kings and queens: they alone say whether a hand may declare."""
+_FLAGS = _DeclaringFlags()
 
 
 _CHOUINE_HANDS = frozenset(CHOUINE_BYTE << (8 * s) for s in range(4))
@@ -508,11 +514,26 @@ _PLAIN_ROWS: tuple[tuple[Action, ...], ...] = tuple(
     for byte in range(256)
 )
 """``_PLAIN_ROWS[256 * suit + byte]``: the plain plays of a suit byte's cards, strongest first."""
-_DISPLAY_ROWS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(x for s in suits for x in (8 * s, 256 * s)) for suits in _DISPLAY_SUITS
-)
-"""``_DISPLAY_ROWS[trump]``: for each suit in display order, the shift of its byte in a mask and
-the index of its first row in :data:`_PLAIN_ROWS`."""
+_LOW_ROWS: list[tuple[Action, ...] | None] = [None] * 0x10000
+"""By the spades and hearts of a mask (its low 16 bits): their plain plays, spades first;
+filled as met."""
+_HIGH_ROWS: tuple[list[tuple[Action, ...] | None], ...] = ([None] * 0x10000, [None] * 0x10000)
+"""``_HIGH_ROWS[diamonds are trumps]``, by the diamonds and clubs of a mask (its high 16 bits):
+their plain plays in display order (diamonds first, unless they are trumps); filled as met."""
+
+
+def _low_row(low: int) -> tuple[Action, ...]:
+    row = _LOW_ROWS[low] = _PLAIN_ROWS[low & 0xFF] + _PLAIN_ROWS[256 | low >> 8]
+    return row
+
+
+def _high_row(diamond_trumps: bool, high: int) -> tuple[Action, ...]:
+    diamonds, clubs = _PLAIN_ROWS[512 | high & 0xFF], _PLAIN_ROWS[768 | high >> 8]
+    row = clubs + diamonds if diamond_trumps else diamonds + clubs
+    _HIGH_ROWS[diamond_trumps][high] = row
+    return row
+
+
 _DECLARING_ROWS: dict[int, tuple[Action, ...]] = {}
 """Rows of a suit in which mariages, tierces or quaterons may be declared, by
 ``suit << 16 | hand byte << 8 | legal byte``; filled as met (at most 4 · 3⁸ rows)."""
@@ -552,10 +573,7 @@ def legal_actions(state: State) -> list[Action]:
     trick = state.trick
     k = state.trick_number
     legal = legal_cards(hand, trick[0], trump, True) if trick and k > 11 else hand
-    significant = hand & _SIGNIFICANT
-    flags = _FLAGS.get(significant)
-    if flags is None:
-        flags = _declaring_flags(significant)
+    flags = _FLAGS[hand & _SIGNIFICANT]
     if flags & 16 and (
         hand in _CHOUINE_HANDS
         or (not state.quinte_declared[seat] and (hand & BRISQUES).bit_count() == 5)
@@ -572,14 +590,20 @@ def legal_actions(state: State) -> list[Action]:
                 else:
                     out += _PLAIN_ROWS[256 * s + byte]
     else:
-        rows = _PLAIN_ROWS
-        h0, r0, h1, r1, h2, r2, h3, r3 = _DISPLAY_ROWS[trump]
-        out = [
-            *rows[r0 | (legal >> h0) & 0xFF],
-            *rows[r1 | (legal >> h1) & 0xFF],
-            *rows[r2 | (legal >> h2) & 0xFF],
-            *rows[r3 | (legal >> h3) & 0xFF],
-        ]
+        # The plays in display order from two or three rows, each read by one small int.
+        low = legal & 0xFFFF  # spades and hearts
+        high = _HIGH_ROWS[trump == 2][legal >> 16]  # diamonds and clubs, trump last
+        if high is None:
+            high = _high_row(trump == 2, legal >> 16)
+        if trump >= 2:
+            both = _LOW_ROWS[low]
+            if both is None:
+                both = _low_row(low)
+            out = [*both, *high]
+        elif trump:  # hearts: spades, diamonds and clubs, hearts
+            out = [*_PLAIN_ROWS[low & 0xFF], *high, *_PLAIN_ROWS[256 | low >> 8]]
+        else:  # spades: hearts, diamonds and clubs, spades
+            out = [*_PLAIN_ROWS[256 | low >> 8], *high, *_PLAIN_ROWS[low & 0xFF]]
     if turn_up >= 0 and hand >> (8 * trump) & 1 and not (k == 11 and trick):
         out.append(SWAP_ACTION)
     return out
@@ -753,7 +777,8 @@ def apply(state: State, action: Action) -> State:
         winner = seat if card >> 3 == trump else leader
     won = _BIT[lead] | bit
     piles = (piles[0] | won, piles[1]) if winner == 0 else (piles[0], piles[1] | won)
-    tricks = (*tricks, (leader, lead, card, winner))
+    # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below
+    tricks = tricks + ((leader, lead, card, winner),)  # noqa: RUF005
     if k > 11:
         return _state(
             State,
@@ -780,10 +805,10 @@ def apply(state: State, action: Action) -> State:
         a, b = hands[0], hand
     if winner == 0:
         hands = (a | _BIT[first], b | _BIT[second])
-        drawn = ((*drawn[0], first), (*drawn[1], second))
+        drawn = (drawn[0] + (first,), drawn[1] + (second,))
     else:
         hands = (a | _BIT[second], b | _BIT[first])
-        drawn = ((*drawn[0], second), (*drawn[1], first))
+        drawn = (drawn[0] + (second,), drawn[1] + (first,))
     to_act = winner
     prompt = False
     if k == 10:
