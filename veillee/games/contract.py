@@ -213,6 +213,9 @@ class MatchRules(Protocol):
 class Player(Protocol):
     """A computer player: decides from one seat's observation only (never the state)."""
 
-    def choose(self, observation: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
-        """One of ``legal``, from the ``"deal"`` part of ``match.observation(m, seat)``."""
+    def choose(
+        self, observation: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random
+    ) -> Any:
+        """One of ``legal_actions``, from the ``"deal"`` part of ``match.observation(m, seat)``
+        (the seat's observation of the current deal)."""
         ...
