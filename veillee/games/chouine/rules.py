@@ -466,19 +466,7 @@ def swap_allowed(state: State, seat: int) -> bool:
     return not (state.trick_number == 11 and state.trick)
 
 
-def legal_play_mask(state: State) -> int:
-    """Mask of the cards ``state.to_act`` may play now (0 at the prompt or when over)."""
-    seat = state.to_act
-    if seat is None or state.prompt:
-        return 0
-    lead = state.trick[0] if state.trick else -1
-    return legal_cards(state.hands[seat], lead, state.trump, state.trick_number > 11)
-
-
 # --- legal actions ----------------------------------------------------------------------------
-
-_SIGNIFICANT = 0xF0F0F0F0
-"""Mask of the aces, tens, kings and queens: they alone say whether a hand may declare."""
 
 
 class _DeclaringFlags(dict[int, int]):
