@@ -170,8 +170,21 @@ class _Search:
         self.replies: dict[tuple[int, int, int], tuple[tuple[int, int, int, bool, int], ...]] = {}
         self.nodes = 0
 
+    def lead_trick_12(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
+        """:meth:`lead` at the start of trick 12, the five-card hands, where a chouine held by
+        either seat ends the partie at once (rules §9: the leader's wins unless the follower
+        holds the trump chouine)."""
+        cs = open_chouine(hl, dl)
+        fcs = open_chouine(hf, df)
+        if cs >= 0:
+            return -CHOUINE if cs != self.trump and fcs == self.trump else CHOUINE
+        if fcs >= 0:
+            return -CHOUINE
+        return self.lead(hl, hf, dl, df, alpha, beta)
+
     def lead(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
-        """Future value for the leader with hands ``hl``/``hf`` and declarations ``dl``/``df``."""
+        """Future value for the leader with hands ``hl``/``hf`` of four cards or fewer and
+        declarations ``dl``/``df``."""
         self.nodes += 1
         trump = self.trump
         if not hl & (hl - 1):
@@ -180,13 +193,6 @@ class _Search:
             fc = hf.bit_length() - 1
             pts = POINTS[lc] + POINTS[fc] + DIX_DE_DER
             return -pts if beats(lc, fc, trump) else pts
-        if hl.bit_count() == 5:
-            cs = open_chouine(hl, dl)
-            fcs = open_chouine(hf, df)
-            if cs >= 0:
-                return -CHOUINE if cs != trump and fcs == trump else CHOUINE
-            if fcs >= 0:
-                return -CHOUINE
         key = (hl, hf, dl, df)
         entry = self.table.get(key)
         first = -1
@@ -517,10 +523,10 @@ def solve_last_draw(pos: LastDraw) -> dict[tuple[str, str | None], float]:
         if beats(lc, fc, trump) != i_lead:
             mine |= 1 << talon_card
             theirs |= 1 << pos.turn_up
-            return pts + search.lead(mine, theirs, my_d, their_d, -big, below - pts)
+            return pts + search.lead_trick_12(mine, theirs, my_d, their_d, -big, below - pts)
         mine |= 1 << pos.turn_up
         theirs |= 1 << talon_card
-        return -pts - search.lead(theirs, mine, their_d, my_d, -below - pts, big)
+        return -pts - search.lead_trick_12(theirs, mine, their_d, my_d, -below - pts, big)
 
     for mc in _ordered(pos.mine):
         mine2 = pos.mine & ~(1 << mc)
