@@ -274,9 +274,15 @@ def declaration_options(
     return out
 
 
-def can_declare_trump_chouine(hand: int, declared_suits: int, trump: int) -> bool:
-    """True when a hand is the trump chouine and the seat may still declare in trumps (§9)."""
-    return hand == CHOUINE_BYTE << (8 * trump) and not (declared_suits >> trump) & 1
+def chouine_answerable(suit: int, other_hand: int, other_declared_suits: int, trump: int) -> bool:
+    """True when a chouine of ``suit`` led may still be beaten (rules §9): it is not in trumps,
+    and the other seat's hand is the trump chouine, which it may still declare. Otherwise the
+    chouine wins the partie at once."""
+    return (
+        suit != trump
+        and other_hand == CHOUINE_BYTE << (8 * trump)
+        and not (other_declared_suits >> trump) & 1
+    )
 
 
 # --- actions ----------------------------------------------------------------------------------
@@ -553,9 +559,8 @@ def legal_actions(state: State) -> list[Action]:
         return []
     hand = state.hands[seat]
     trump = state.trump
-    turn_up = state.turn_up
     if state.prompt:
-        if turn_up >= 0 and hand >> (8 * trump) & 1:
+        if swap_allowed(state, seat):
             return [CONTINUE_ACTION, SWAP_ACTION]
         return [CONTINUE_ACTION]
     trick = state.trick
@@ -592,7 +597,8 @@ def legal_actions(state: State) -> list[Action]:
             out = [*_PLAIN_ROWS[low & 0xFF], *high, *_PLAIN_ROWS[256 | low >> 8]]
         else:  # spades: hearts, diamonds and clubs, spades
             out = [*_PLAIN_ROWS[256 | low >> 8], *high, *_PLAIN_ROWS[low & 0xFF]]
-    if turn_up >= 0 and hand >> (8 * trump) & 1 and not (k == 11 and trick):
+    # (a cheap test first: there is no swap without the seven of trumps)
+    if hand >> (8 * trump + SEVEN) & 1 and swap_allowed(state, seat):
         out.append(SWAP_ACTION)
     return out
 
@@ -733,9 +739,8 @@ def apply(state: State, action: Action) -> State:
         to_act: int | None = other
         # §9: a chouine ends the partie, unless the other seat holds the trump chouine and may
         # still declare it: then it is asked to play.
-        if kind == CHOUINE and (
-            card >> 3 == trump
-            or not can_declare_trump_chouine(hands[other], declared_suits[other], trump)
+        if kind == CHOUINE and not chouine_answerable(
+            card >> 3, hands[other], declared_suits[other], trump
         ):
             to_act, chouine = None, seat
         return _state(
@@ -759,10 +764,7 @@ def apply(state: State, action: Action) -> State:
             ),
         )  # fmt: skip
     # The trick is complete (§4.1): the winner takes it, then both draw while the talon lasts.
-    if card >> 3 == lead >> 3:
-        winner = seat if card > lead else leader
-    else:
-        winner = seat if card >> 3 == trump else leader
+    winner = seat if beats(lead, card, trump) else leader
     won = _BIT[lead] | bit
     piles = (piles[0] | won, piles[1]) if winner == 0 else (piles[0], piles[1] | won)
     # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below

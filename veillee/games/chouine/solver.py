@@ -46,6 +46,7 @@ from veillee.games.chouine.rules import (
     SUIT_LETTERS,
     beats,
     card_of,
+    chouine_answerable,
     code,
     declaration_options,
     legal_cards,
@@ -172,13 +173,12 @@ class _Search:
 
     def lead_trick_12(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
         """:meth:`lead` at the start of trick 12, the five-card hands, where a chouine held by
-        either seat ends the partie at once (rules §9: the leader's wins unless the follower
-        holds the trump chouine)."""
+        either seat ends the partie at once (rules §9): the leader declares its chouine with its
+        lead, the follower its own with its answer."""
         cs = open_chouine(hl, dl)
-        fcs = open_chouine(hf, df)
         if cs >= 0:
-            return -CHOUINE if cs != self.trump and fcs == self.trump else CHOUINE
-        if fcs >= 0:
+            return -CHOUINE if chouine_answerable(cs, hf, df & 15, self.trump) else CHOUINE
+        if open_chouine(hf, df) >= 0:
             return -CHOUINE
         return self.lead(hl, hf, dl, df, alpha, beta)
 
@@ -378,8 +378,9 @@ def solve(endgame: Endgame, *, exact: bool = False) -> Solution:
         for lc in _ordered(endgame.mine):
             kind, _ = best_declaration(endgame.mine, lc, endgame.my_declared, trump)
             if kind == "chouine":
-                theirs_chouine = open_chouine(endgame.theirs, endgame.their_declared)
-                lost = lc >> 3 != trump and theirs_chouine == trump
+                lost = chouine_answerable(
+                    lc >> 3, endgame.theirs, endgame.their_declared & 15, trump
+                )
                 values[lc] = -CHOUINE if lost else CHOUINE
             else:
                 alpha = -big if exact else best - 1
