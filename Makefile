@@ -54,5 +54,6 @@ check: $(STAMP)
 	$(BIN)/ruff format --check veillee tests bench
 	$(BIN)/mypy
 
+# Every figure is printed under the command that measures it (each bench also runs alone).
 bench: $(STAMP)
-	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	@for b in bench/*.py; do echo "\$$ $(BIN)/python $$b"; $(BIN)/python $$b || exit 1; echo; done

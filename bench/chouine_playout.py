@@ -1,11 +1,15 @@
-"""Random-playout parties per second with the full Chouine rules, on one core.
+"""Random Chouine parties per CPU second through the engine contract, on one core.
 
-Each partie is shuffled and dealt (rules §3), then every decision enumerates the legal actions
-(follow duties, every declaration, the seven swap and prompt, the chouine) and takes one uniformly
-at random, to the count. The fast path is :func:`veillee.games.chouine.playout.random_partie`; the
-public ``legal_actions``/``apply`` path is measured too, for comparison.
+Each partie is dealt with ``deal_random`` (rules §3), then at every decision the engine's
+``legal_actions`` lists what the seat to act may do (follow duties, every declaration, the seven
+swap and prompt, the chouine) and one of them, drawn uniformly at random, is passed to ``apply``,
+until the partie is over. Nothing else runs: this is the path the table service, the computer
+players and self-play use. Target (issue 7): 20,000 parties per CPU second.
 
-Run: ``.venv/bin/python bench/chouine_playout.py [seconds]``
+CPU time (``time.process_time``) is what one core gives this process; wall time also counts the
+turns other processes take on a shared machine.
+
+Run alone: ``.venv/bin/python bench/chouine_playout.py [seconds] [seed]``
 """
 
 from __future__ import annotations
@@ -14,52 +18,33 @@ import random
 import sys
 import time
 
-from veillee.games.chouine import rules
-from veillee.games.chouine.playout import random_partie
+from veillee.games.chouine import apply, deal_random, legal_actions
 
 
-def bench_fast(seconds: float) -> tuple[int, float, float]:
-    """(parties, wall seconds, CPU seconds) of fast random playouts for about ``seconds``."""
-    rng = random.Random(20261129)
+def random_parties(seconds: float, seed: int) -> tuple[int, float, float]:
+    """Play random parties for about ``seconds``: (parties, CPU s, wall s)."""
+    rng = random.Random(seed)
+    choice = rng.choice
     parties = 0
     start = time.perf_counter()
     cpu = time.process_time()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        for _ in range(1000):
-            random_partie(rng, parties & 1)
+        for _ in range(500):
+            state = deal_random(rng, dealer=parties & 1)
+            while state.to_act is not None:
+                state = apply(state, choice(legal_actions(state)))
             parties += 1
-    return parties, time.perf_counter() - start, time.process_time() - cpu
-
-
-def bench_api(seconds: float) -> tuple[int, float]:
-    """(parties, CPU seconds) through ``deal_random``/``legal_actions``/``apply``."""
-    rng = random.Random(20261129)
-    parties = 0
-    start = time.perf_counter()
-    cpu = time.process_time()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = rules.deal_random(rng, dealer=parties & 1)
-        while state.to_act is not None:
-            state = rules.apply(state, rng.choice(rules.legal_actions(state)))
-        parties += 1
-    return parties, time.process_time() - cpu
+    return parties, time.process_time() - cpu, time.perf_counter() - start
 
 
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
-    n, dt, cpu = bench_fast(seconds)
-    # CPU time is what one core gives this process; wall time also counts other processes'
-    # turns when the machine is shared.
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 20261129
+    parties, cpu, wall = random_parties(seconds, seed)
     print(
-        f"chouine random playout (fast path): {n / cpu:,.0f} parties per CPU second, "
-        f"{n / dt:,.0f} parties/s wall ({n} parties, {dt:.1f} s)"
-    )
-    n, dt = bench_api(min(seconds, 2.0))
-    print(
-        f"chouine random playout (legal_actions/apply): {n / dt:,.0f} parties per CPU second "
-        f"({n} parties)"
+        f"chouine random parties (deal_random/legal_actions/apply): {parties / cpu:,.0f} per CPU"
+        f" second, {parties / wall:,.0f}/s wall ({parties} parties, {cpu:.1f} s CPU)"
     )
 
 

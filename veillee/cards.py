@@ -14,8 +14,13 @@ True
 
 from __future__ import annotations
 
+import functools
+import math
 import random
 from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 """French suits: spades, hearts, diamonds, clubs."""
@@ -65,11 +70,33 @@ def same_colour(s: str) -> str:
     return {"H": "D", "D": "H", "S": "C", "C": "S"}[s]
 
 
-def shuffled(pack: Sequence[str], rng: random.Random) -> list[str]:
-    """A uniformly shuffled copy of ``pack`` (top first), using only ``rng``."""
+def shuffled(pack: Sequence[T], rng: random.Random) -> list[T]:
+    """A uniformly shuffled copy of ``pack`` (top first), using only ``rng``.
+
+    One integer drawn uniformly below ``n!`` (``rng.getrandbits``, redrawn when too large) is
+    read digit by digit in the mixed radix ``n, n - 1, …, 2``: each digit is uniform and
+    independent of the others, so the ``n - 1`` swaps are exactly those of a Fisher–Yates
+    shuffle, for one call to the generator instead of ``n - 1``.
+
+    >>> sorted(shuffled("ABCDE", random.Random(1))) == list("ABCDE")
+    True
+    """
     deck = list(pack)
-    rng.shuffle(deck)
+    count = _orderings(len(deck))
+    bits = count.bit_length()
+    draw = rng.getrandbits(bits)
+    while draw >= count:
+        draw = rng.getrandbits(bits)
+    for i in range(len(deck) - 1, 0, -1):
+        draw, j = divmod(draw, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+@functools.cache
+def _orderings(n: int) -> int:
+    """``n!``, the number of orders of ``n`` cards."""
+    return math.factorial(n)
 
 
 def check_deck(deck: Sequence[str], pack: Sequence[str]) -> None:

@@ -22,7 +22,9 @@ from httpx_ws import AsyncWebSocketSession, aconnect_ws
 from httpx_ws.transport import ASGIWebSocketTransport
 
 from tests.browser.charlemagne_player import CHARLEMAGNE_DEAL
-from tests.games.charlemagne.seen import allowed_cards, cards_in
+from tests.games.card_scan import cards_named
+from tests.games.charlemagne.conformance import allowed_cards
+from veillee.cards import PIQUET_JOKERS_34
 from veillee.games import find
 from veillee.tables import TableService
 from veillee.web.scripted_tables import ScriptedTable, scripted_match
@@ -94,7 +96,7 @@ async def test_every_frame_to_the_person_at_a_computer_table_respects_rules_12(
             allowed_at[version] = allowed_cards(m.deal, 0)
             for frame in received:
                 where = f"seed {SEED}, hand {hands + 1}, v{version}: {frame['text']}"
-                shown = cards_in(json.loads(frame["text"]))
+                shown = cards_named(json.loads(frame["text"]), PIQUET_JOKERS_34)
                 limit = allowed_at[frame["version"]] if frame["type"] == "state" else set()
                 assert shown <= limit, f"{sorted(shown - limit)} shown, {where}"
                 assert SERVER_ONLY.search(frame["text"]) is None, where

@@ -73,7 +73,7 @@ async def play_parties(tmp_path: Path, seed: int, wanted: int) -> tuple[int, int
             assert grants == []
             was_over = False
             while record is not None:
-                deal = record.data["match"]["state"]
+                deal = record.data["match"]["deal"]
                 for seat in (0, 1):
                     text = StateOut(**seat_view(record, seat)).model_dump_json()
                     messages += 1
@@ -161,7 +161,7 @@ async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAP
                 record = await service.load(record.id)
                 assert record.version == version
                 for seat, texts in received.items():
-                    hidden = hidden_from(record.data["match"]["state"], seat)
+                    hidden = hidden_from(record.data["match"]["deal"], seat)
                     for text in texts:
                         where = f"seed {SEED}, party {parties + 1}, v{version}, seat {seat}"
                         check_message(text, hidden, where)

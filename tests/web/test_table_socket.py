@@ -104,7 +104,7 @@ async def test_repeated_client_id_is_acknowledged_not_applied_again(app: FastAPI
             assert again["duplicate"] is True and again["version"] >= first["version"]
             record = await app.state.tables.load(table["table_id"])
             # The card was played once: it is in no hand and appears once among the tricks.
-            deal = record.data["match"]["state"]
+            deal = record.data["match"]["deal"]
             assert all(card not in hand for hand in deal["hands"])
             assert json.dumps([deal["tricks"], deal["trick"]]).count(f'"{card}"') == 1
 

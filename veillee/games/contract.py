@@ -62,15 +62,30 @@ class GameInfo:
     options: Mapping[str, Option]
 
     def table_options(self, chosen: Mapping[str, object]) -> dict[str, int]:
-        """The full options of a new table: ``chosen`` checked against :attr:`options`, every
-        option not chosen at its default. Raises :class:`BadOptions` (the one place options are
-        checked)."""
-        for name, value in chosen.items():
-            option = self.options.get(name)
-            if option is None or type(value) is not int or value not in option.values:
+        """The full options of a new table: ``chosen`` checked against :attr:`options` (each
+        value one of its allowed values), every option not chosen at its default. Raises
+        :class:`BadOptions`. The one place the values a person may choose are checked."""
+        full = self.match_options(chosen)
+        for name, value in full.items():
+            if value not in self.options[name].values:
+                raise BadOptions(name)
+        return full
+
+    def match_options(self, given: Mapping[str, object]) -> dict[str, int]:
+        """The options a match is made with: ``given`` (known names, strict ints) with every
+        option not given at its default. Which values make a playable match is the match's own
+        rule (a test may shorten a match); which a person may choose, :meth:`table_options`.
+        Raises :class:`BadOptions`.
+
+        >>> GameInfo("demo", 4, ("N", "E", "S", "W"), {"target": Option((32,), 32)}).match_options(
+        ...     {"target": 10})
+        {'target': 10}
+        """
+        for name, value in given.items():
+            if name not in self.options or type(value) is not int:
                 raise BadOptions(name)
         return {
-            name: int(chosen[name]) if name in chosen else option.default  # type: ignore[call-overload]
+            name: int(given[name]) if name in given else option.default  # type: ignore[call-overload]
             for name, option in self.options.items()
         }
 
@@ -213,6 +228,9 @@ class MatchRules(Protocol):
 class Player(Protocol):
     """A computer player: decides from one seat's observation only (never the state)."""
 
-    def choose(self, observation: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
-        """One of ``legal``, from the ``"deal"`` part of ``match.observation(m, seat)``."""
+    def choose(
+        self, observation: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random
+    ) -> Any:
+        """One of ``legal_actions``, from the ``"deal"`` part of ``match.observation(m, seat)``
+        (the seat's observation of the current deal)."""
         ...

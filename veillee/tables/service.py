@@ -58,7 +58,7 @@ def table_options(game: Game, chosen: Mapping[str, object]) -> dict[str, int]:
 def new_match(game: Game, rng: random.Random, options: Mapping[str, int]) -> Any:
     """A new match of ``game`` with full ``options``: the one call of the match contract's
     ``new_match`` (the first dealer and the first deal are drawn from ``rng``)."""
-    return game.match.new_match(rng, **options)  # type: ignore[arg-type]
+    return game.match.new_match(rng, options)
 
 
 def seat_view(record: Record, seat: int) -> dict[str, Any]:

@@ -17,8 +17,6 @@ every request is ``404``. Refusals: the one error shape, code ``bad_script`` (42
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -43,24 +41,15 @@ class ScriptedTable(BaseModel):
     options: Annotated[dict[str, StrictInt], Field(max_length=4)] = {}
 
 
-def _with_options(make: Callable[..., Any], first: Any, options: dict[str, int]) -> Any:
-    # The match contract (veillee/games/contract.py) takes the options as one mapping,
-    # ``new_match(rng, options)``; the match modules still take them as keywords
-    # (``new_match(rng, target=32)``) until they move to it. Either is called rightly here.
-    if "options" in inspect.signature(make).parameters:
-        return make(first, options)
-    return make(first, **options)
-
-
 def scripted_match(body: ScriptedTable) -> Any:
     """The match the body asks for. Raises ValueError (or TypeError) for a bad script."""
     game = find(body.game)
     if body.deck is None:
-        return _with_options(game.match.new_match, fresh_rng(), body.options)
+        return game.match.new_match(fresh_rng(), body.options)
     if body.dealer is None:
         raise ValueError("a scripted deck needs its dealer")
     state = game.engine.deal(body.deck, dealer=body.dealer)
-    return _with_options(game.match.start_match, state, body.options)
+    return game.match.start_match(state, body.options)
 
 
 @router.post("/api/test/tables", status_code=201)

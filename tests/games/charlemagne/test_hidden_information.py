@@ -11,7 +11,8 @@ from typing import Any
 from veillee.games.charlemagne import bot, rules, selfplay, views
 from veillee.games.charlemagne.rules import Action, State
 
-from .seen import allowed_cards, cards_in
+from ..card_scan import cards_named
+from .conformance import PACK, allowed_cards
 
 HANDS = 240
 
@@ -28,8 +29,8 @@ class Witness:
     def check_views(self) -> None:
         for seat in range(4):
             allowed = allowed_cards(self.shadow, seat)
-            assert cards_in(views.view(self.shadow, seat)) <= allowed
-            assert cards_in(views.observation(self.shadow, seat)) <= allowed
+            assert cards_named(views.view(self.shadow, seat), PACK) <= allowed
+            assert cards_named(views.observation(self.shadow, seat), PACK) <= allowed
 
     def player(self, inner: selfplay.Player) -> selfplay.Player:
         def play(
@@ -40,7 +41,7 @@ class Witness:
             # exactly the seat's observation, as plain JSON data: no state, no deck, no seed
             assert observation == views.observation(self.shadow, seat)
             assert json.loads(json.dumps(observation)) == observation
-            assert cards_in(observation) <= allowed_cards(self.shadow, seat)
+            assert cards_named(observation, PACK) <= allowed_cards(self.shadow, seat)
             assert list(legal) == rules.legal_actions(self.shadow)
             self.check_views()
             action = inner(observation, legal, rng)
@@ -84,4 +85,4 @@ def test_a_stopped_hand_reveals_no_unplayed_card() -> None:
             assert bidder is not None
             if final.contract == "gros-mulot" and final.tricks[0].winner != bidder:
                 others -= set(final.hands[bidder])
-            assert not cards_in(views.view(final, seat)) & others
+            assert not cards_named(views.view(final, seat), PACK) & others

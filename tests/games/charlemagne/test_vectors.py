@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -266,7 +267,7 @@ def test_k17_gros_charlemagne_with_the_partners_card_never_shows_the_kitty() -> 
 
 
 def match_with(deal: rules.State, scores: tuple[int, int]) -> match.Match:
-    return match.start_match(deal, scores=scores)
+    return replace(match.start_match(deal, {}), scores=scores)
 
 
 def test_k18_scoring_at_the_edge_reaching_32_wins() -> None:
@@ -526,7 +527,7 @@ def test_k23_gros_mulot_failed_at_the_bidders_first_trick() -> None:
 
 
 def test_match_deal_passes_left_and_refuses_early_next_deal() -> None:
-    m = match.new_match(random.Random(1), first_dealer=W)
+    m = match.new_match(random.Random(1), {}, first_dealer=W)
     assert m.dealer == W and m.deal.to_act == N
     with pytest.raises(IllegalAction) as err:
         match.next_deal(m, random.Random(2))

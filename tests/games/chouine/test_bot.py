@@ -290,7 +290,7 @@ def real_choice(state: chouine.State) -> str:
 
 def test_real_deal_swaps_the_seven_at_once_under_the_king_of_trumps() -> None:
     state = chouine.deal(
-        deck_with(["7H", "8C", "9C", "AD", "JS"], ["8S", "9S", "7D", "8D", "9D"], "KH")
+        deck_with(["7H", "8C", "9C", "AD", "JS"], ["8S", "9S", "7D", "8D", "9D"], "KH"), dealer=1
     )
     assert real_choice(state) == "swap"
     state = chouine.apply(state, chouine.Action.parse("swap"))
@@ -300,14 +300,14 @@ def test_real_deal_swaps_the_seven_at_once_under_the_king_of_trumps() -> None:
 def test_real_deal_declares_a_chouine_on_the_first_lead() -> None:
     # C21: trump D, A is dealt the chouine of clubs.
     state = chouine.deal(
-        deck_with(["AC", "TC", "KC", "QC", "JC"], ["8S", "9S", "7D", "8D", "9D"], "KD")
+        deck_with(["AC", "TC", "KC", "QC", "JC"], ["8S", "9S", "7D", "8D", "9D"], "KD"), dealer=1
     )
     assert real_choice(state).endswith(" chouine")
 
 
 def test_real_deal_declares_the_trump_tierce_rather_than_the_mariage() -> None:
     state = chouine.deal(
-        deck_with(["KH", "QH", "JH", "7S", "8C"], ["8S", "9S", "7D", "8D", "9D"], "9H")
+        deck_with(["KH", "QH", "JH", "7S", "8C"], ["8S", "9S", "7D", "8D", "9D"], "9H"), dealer=1
     )
     assert real_choice(state) == "JH tierce"
 

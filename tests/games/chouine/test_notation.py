@@ -39,7 +39,7 @@ def test_reason_codes_are_documented_in_notation_md() -> None:
 
 
 def test_malformed_action_value_is_unknown_action() -> None:
-    s = rules.deal(list(rules.PACK))
+    s = rules.deal(list(rules.PACK), dealer=1)
     assert rules.why_illegal(s, 0, Action("play", "ZZ")) == "unknown_action"
     assert rules.why_illegal(s, 0, Action("dance")) == "unknown_action"
     assert rules.why_illegal(s, 0, Action.parse("continue")) == "no_prompt"

@@ -275,16 +275,6 @@ def test_c1_trump_led_follower_must_beat_with_the_ace() -> None:
     assert s.card == "AH"
 
 
-def test_void_follower_must_trump_else_plays_anything_c4_c5() -> None:
-    # C4: void in the led suit, must trump (either trump).
-    legal = solver.legal_follows(solver.mask_of(["8H", "TH", "AS"]), solver.card_index("KD"), 1)
-    assert solver.cards_of(legal) == ["8H", "TH"]
-    # C5: void in led suit and in trumps: anything.
-    legal = solver.legal_follows(solver.mask_of(["AS", "7C"]), solver.card_index("KD"), 1)
-    assert sorted(solver.cards_of(legal)) == ["7C", "AS"]
-    assert not solver.follower_wins(solver.card_index("KD"), solver.card_index("AS"), 1)
-
-
 def engine_minimax(state: chouine.State, seat: int) -> int:
     """Final total of ``seat`` minus the other's with best play, by the engine's own rules:
     every legal action of ``legal_actions`` (each declaration option included), ``outcome``."""

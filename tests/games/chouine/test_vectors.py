@@ -163,7 +163,7 @@ def test_c10_tierce_of_trumps_closes_the_suit() -> None:
         leader=A,
     )
     s = play(s, "JH tierce")
-    assert rules.declaration_points(s) == (60, 0)
+    assert rules.declaration_totals(s) == (60, 0)
     assert view(s, B)["declarations"][A] == [
         {"kind": "tierce", "suit": "H", "points": 60, "cards": ["JH"]}
     ]
@@ -210,7 +210,7 @@ def test_c12_two_mariages_need_two_cards() -> None:
     assert s.to_act == A
     assert options(s, "KS") == ["mariage"] and options(s, "QS") == ["mariage"]
     s = play(s, "KS mariage")
-    assert rules.declaration_points(s) == (40, 0)
+    assert rules.declaration_totals(s) == (40, 0)
     assert [d["points"] for d in view(s, A)["declarations"][A]] == [20, 20]
 
 
@@ -247,7 +247,7 @@ def test_c13_one_quinte_per_seat() -> None:
     )
     assert options(s, "TC") == ["quinte"]
     s = play(s, "TC quinte")
-    assert rules.declaration_points(s) == (50, 0)
+    assert rules.declaration_totals(s) == (50, 0)
     s = play(s, "7D")  # A wins with the ten and draws TH
     assert rules.code_list(s.hands[A]) == ["AS", "TH", "AH", "TD", "AD"]
     assert s.to_act == A
@@ -321,7 +321,7 @@ def test_c17_tie_voids_the_partie_and_same_dealer_deals_again() -> None:
     out = rules.outcome(s)
     assert out is not None
     assert out["totals"] == [65, 65] and out["winner"] is None
-    m = match.start_match(s, best_of=3)
+    m = match.start_match(s, {"best_of": 3})
     assert m.wins == (0, 0) and match.deal_over(m) and not match.is_over(m)
     assert match.next_dealer(m) == s.dealer
     m2 = match.next_deal(m, random.Random(1))
@@ -441,14 +441,14 @@ def chouine_deck(a: list[str], b: list[str], turn_up: str) -> list[str]:
 
 def test_c21_chouine_on_first_lead_wins_the_partie() -> None:
     deck = chouine_deck(["AC", "TC", "KC", "QC", "JC"], ["7S", "8S", "9S", "JS", "QS"], "9D")
-    m = match.start_match(rules.deal(deck, dealer=B), best_of=5)
-    assert "JC chouine" in texts(m.state)
+    m = match.start_match(rules.deal(deck, dealer=B), {"best_of": 5})
+    assert "JC chouine" in texts(m.deal)
     m = match.apply(m, Action.parse("JC chouine"))
     assert match.deal_over(m)
-    out = rules.outcome(m.state)
+    out = rules.outcome(m.deal)
     assert out is not None and out["winner"] == A and out["chouine"] == A
     assert out["totals"] is None
-    assert view(m.state, B)["outcome"]["chouine_cards"] == ["AC", "TC", "KC", "QC", "JC"]
+    assert view(m.deal, B)["outcome"]["chouine_cards"] == ["AC", "TC", "KC", "QC", "JC"]
     assert m.wins == (1, 0)
     assert match.next_deal(m, random.Random(2)).dealer == A
 
@@ -495,13 +495,12 @@ def decided(winner: int | None, dealer: int) -> State:
 
 
 def test_c23_match_flow_best_of_three() -> None:
-    m = match.start_match(decided(A, B), best_of=3)
+    m = match.start_match(decided(A, B), {"best_of": 3})
     dealers = [m.dealer]
     for result in (None, B, A):
         m = match.next_deal(m, random.Random(0))
         dealers.append(m.dealer)
-        m = m._replace(state=decided(result, m.dealer))
-        m = match._record(m)
+        m = match._settle(m._replace(deal=decided(result, m.dealer)))
     assert dealers == [B, A, A, B]
     assert [r.winner for r in m.results] == [A, None, B, A]
     assert m.wins == (2, 1) and match.is_over(m) and match.winner(m) == A

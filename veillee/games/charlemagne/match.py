@@ -1,10 +1,11 @@
 """A Charlemagne match: hands until a team reaches the target (32), the deal passing left.
 
 Implements rules §2 (random first dealer, deal passes one seat left after every hand, first team
-to 32 or more wins at once) and §11, under docs/match-contract.md. Teams: 0 = NS, 1 = EW.
+to 32 or more wins at once) and §11, under the match contract of docs/game-contract.md. Teams:
+0 = NS, 1 = EW.
 
 >>> import random
->>> m = new_match(random.Random(7))
+>>> m = new_match(random.Random(7), {})
 >>> m.scores, m.target, m.hand, is_over(m)
 ((0, 0), 32, 1, False)
 """
@@ -12,15 +13,17 @@ to 32 or more wins at once) and §11, under docs/match-contract.md. Teams: 0 = N
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from veillee.games import IllegalAction
+from veillee.games.contract import BadOptions
 
-from . import rules, views
+from . import INFO, rules, views
 from .rules import Action, State
 
-seats = 4
+seats = INFO.seats
 """Number of seats at a Charlemagne table."""
 
 
@@ -39,22 +42,31 @@ class Match:
     winner: int | None = None
 
 
-def new_match(rng: random.Random, target: int = 32, first_dealer: int | None = None) -> Match:
-    """A new match: first dealer drawn with ``rng`` (unless ``first_dealer`` is given, for
-    tests), first hand dealt with ``rng``. Raises ValueError for a target below 1.
-    """
-    if target < 1:
-        raise ValueError("target must be positive")
+def new_match(
+    rng: random.Random, options: Mapping[str, int], *, first_dealer: int | None = None
+) -> Match:
+    """A new match with ``options`` (``{"target": 32}``, the default): first dealer drawn with
+    ``rng`` (unless ``first_dealer`` is given, for tests), first hand dealt with ``rng``. Raises
+    :class:`~veillee.games.contract.BadOptions` (a ``ValueError``) for an unknown option or a
+    target below 1 (tables offer 32 only: ``INFO.table_options``; tests shorten matches)."""
+    target = _target(options)
     dealer = rng.randrange(seats) if first_dealer is None else first_dealer
-    return start_match(rules.deal_random(rng, dealer=dealer), target)
+    return Match(target, (0, 0), dealer, 1, rules.deal_random(rng, dealer=dealer))
 
 
-def start_match(state: State, target: int = 32, scores: tuple[int, int] = (0, 0)) -> Match:
-    """A match whose current hand is ``state`` (its dealer deals), from ``scores``; for tests
-    and tools. Raises ValueError for a target below 1."""
+def _target(options: Mapping[str, int]) -> int:
+    # Any positive target makes a match (tests play shortened ones); tables offer 32 (rules §2).
+    target = INFO.match_options(options)["target"]
     if target < 1:
-        raise ValueError("target must be positive")
-    return Match(target=target, scores=scores, dealer=state.dealer, hand=1, deal=state)
+        raise BadOptions("target")
+    return target
+
+
+def start_match(state: State, options: Mapping[str, int]) -> Match:
+    """A match whose current hand is ``state`` (its dealer deals; a finished hand is scored at
+    once); for tests and tools. Raises ``BadOptions`` like :func:`new_match`."""
+    target = _target(options)
+    return _settle(Match(target, (0, 0), state.dealer, 1, state))
 
 
 def to_act(m: Match) -> int | None:
@@ -83,38 +95,44 @@ def winner(m: Match) -> int | None:
 
 
 def why_illegal(m: Match, seat: int, action: Action) -> str | None:
-    """Reason code or None; adds ``match_over`` and ``deal_over`` to the hand's own codes."""
+    """Reason code why ``seat`` may not take ``action`` now (``"match_over"``, ``"deal_over"``,
+    ``"not_your_turn"`` or a rules reason), or ``None``."""
     if is_over(m):
         return "match_over"
-    if deal_over(m):
-        return "deal_over"
     return rules.why_illegal(m.deal, seat, action)
+
+
+def _settle(m: Match) -> Match:
+    """Score the current hand once it is over and not yet scored (§11); the match ends when a
+    team reaches the target."""
+    result = rules.outcome(m.deal)
+    if result is None or len(m.results) >= m.hand:
+        return m
+    scores = list(m.scores)
+    scores[result["scoring_team"]] += result["points"]
+    record = {"hand": m.hand, "dealer": m.dealer, **result}
+    won = result["scoring_team"] if scores[result["scoring_team"]] >= m.target else None
+    return replace(m, scores=(scores[0], scores[1]), results=(*m.results, record), winner=won)
 
 
 def apply(m: Match, action: Action) -> Match:
     """Apply ``action`` to the current hand; when that ends it, score it at once (§11).
 
-    Raises :class:`veillee.games.IllegalAction` (``m`` is a value and never changes).
+    Raises :class:`veillee.games.IllegalAction` (``"match_over"`` or a rules reason); ``m`` is a
+    value and never changes.
     """
-    seat = to_act(m)
-    reason = why_illegal(m, -1 if seat is None else seat, action)
-    if reason is not None:
-        raise IllegalAction(reason)
-    state = rules.apply(m.deal, action)
-    result = rules.outcome(state)
-    if result is None:
-        return replace(m, deal=state)
-    scores = list(m.scores)
-    scores[result["scoring_team"]] += result["points"]
-    record = {"hand": m.hand, "dealer": m.dealer, **result}
-    won = result["scoring_team"] if scores[result["scoring_team"]] >= m.target else None
-    return replace(
-        m,
-        deal=state,
-        scores=(scores[0], scores[1]),
-        results=(*m.results, record),
-        winner=won,
-    )
+    if is_over(m):
+        raise IllegalAction("match_over")
+    return _settle(replace(m, deal=rules.apply(m.deal, action)))
+
+
+def _check_next(m: Match) -> int:
+    """The next dealer (one seat left, §2), once the current hand is over and the match is not."""
+    if is_over(m):
+        raise IllegalAction("match_over")
+    if not deal_over(m):
+        raise IllegalAction("deal_not_over")
+    return rules.left(m.dealer)
 
 
 def next_deal(m: Match, rng: random.Random) -> Match:
@@ -122,21 +140,14 @@ def next_deal(m: Match, rng: random.Random) -> Match:
 
     Raises IllegalAction ``deal_not_over`` or ``match_over``.
     """
-    if is_over(m):
-        raise IllegalAction("match_over")
-    if not deal_over(m):
-        raise IllegalAction("deal_not_over")
-    dealer = rules.left(m.dealer)
+    dealer = _check_next(m)
     return replace(m, dealer=dealer, hand=m.hand + 1, deal=rules.deal_random(rng, dealer=dealer))
 
 
-def next_deal_from(m: Match, deck: list[str]) -> Match:
-    """Like :func:`next_deal` with an explicit deck (tests)."""
-    if is_over(m):
-        raise IllegalAction("match_over")
-    if not deal_over(m):
-        raise IllegalAction("deal_not_over")
-    dealer = rules.left(m.dealer)
+def next_deal_from(m: Match, deck: Sequence[str]) -> Match:
+    """Like :func:`next_deal` with an explicit deck (tests and tools). Raises ``ValueError`` for
+    a deck that is not the pack."""
+    dealer = _check_next(m)
     return replace(m, dealer=dealer, hand=m.hand + 1, deal=rules.deal(deck, dealer=dealer))
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from veillee.cards import (
     JOKERS,
@@ -155,6 +155,16 @@ def strength(card: str, trump: str | None) -> int:
     return _PLAIN_ORDER[rank(card)]
 
 
+_SUIT_OF: dict[str | None, dict[str, str]] = {
+    t: {c: effective_suit(c, t) for c in PIQUET_JOKERS_34} for t in (*SUITS, None)
+}
+"""``_SUIT_OF[trump][card]``: :func:`effective_suit` for every card and trump, computed once."""
+_STRENGTH_OF: dict[str | None, dict[str, int]] = {
+    t: {c: strength(c, t) for c in PIQUET_JOKERS_34} for t in (*SUITS, None)
+}
+"""``_STRENGTH_OF[trump][card]``: :func:`strength` for every card and trump, computed once."""
+
+
 @dataclass(frozen=True)
 class Action:
     """One decision, with its text notation (docs/notation.md, Charlemagne).
@@ -181,33 +191,42 @@ class Action:
             ordered = sorted(self.cards, key=lambda c: (suit(c), _CARD_INDEX.get(c, -1)))
             object.__setattr__(self, "cards", tuple(ordered))
 
+    # The constructors below hand out one shared value per action where they can: legal_actions
+    # builds every action many times, and equal actions compare equal either way.
+
     @staticmethod
     def pass_() -> Action:
-        return Action("pass")
+        return _INTERNED.get(("pass", "", ())) or Action("pass")
 
     @staticmethod
     def bid(value: str) -> Action:
-        return Action("bid", value=value)
+        return _INTERNED.get(("bid", value, ())) or Action("bid", value=value)
 
     @staticmethod
     def choose(value: str) -> Action:
-        return Action("choose", value=value)
+        return _INTERNED.get(("choose", value, ())) or Action("choose", value=value)
 
     @staticmethod
     def give(card: str) -> Action:
-        return Action("give", cards=(card,))
+        return _INTERNED.get(("give", "", (card,))) or Action("give", cards=(card,))
 
     @staticmethod
     def discard(cards: Iterable[str]) -> Action:
-        return Action("discard", cards=tuple(cards))
+        key = tuple(cards)
+        found = _DISCARDS.get(key)
+        if found is None:
+            found = Action("discard", cards=key)
+            if len(key) <= 3 and all(c in _CARD_INDEX for c in key):
+                _DISCARDS[key] = found
+        return found
 
     @staticmethod
     def trump(s: str) -> Action:
-        return Action("trump", value=s)
+        return _INTERNED.get(("trump", s, ())) or Action("trump", value=s)
 
     @staticmethod
     def play(card: str) -> Action:
-        return Action("play", cards=(card,))
+        return _INTERNED.get(("play", "", (card,))) or Action("play", cards=(card,))
 
     @property
     def card(self) -> str:
@@ -263,16 +282,32 @@ class Action:
         raise ValueError(f"not a Charlemagne action: {text!r}")
 
 
-@dataclass(frozen=True)
-class Trick:
+_state = tuple.__new__
+"""Builds a :class:`State` from its fields in order (the play phase's hot path)."""
+
+_INTERNED: dict[tuple[str, str, tuple[str, ...]], Action] = {
+    (a.kind, a.value, a.cards): a
+    for a in (
+        Action("pass"),
+        *(Action("bid", value=b) for b in LADDER),
+        *(Action("choose", value=v) for v in ("kitty", "card")),
+        *(Action("trump", value=s) for s in SUITS),
+        *(Action(kind, cards=(c,)) for kind in ("give", "play") for c in PIQUET_JOKERS_34),
+    )
+}
+"""The one value of each action without a choice of several cards, by (kind, value, cards)."""
+_DISCARDS: dict[tuple[str, ...], Action] = {}
+"""Discards met so far, by their cards as given (at most 34 choose 3 of them)."""
+
+
+class Trick(NamedTuple):
     """A completed trick: ``cards`` as (seat, card) in order of play, and its ``winner`` seat."""
 
     cards: tuple[tuple[int, str], ...]
     winner: int
 
 
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
     """One hand, immutable. Serializes with :func:`to_json` / :func:`from_json`.
 
     ``hands`` are the cards each seat holds now (canonical order); ``kitty`` the two middle cards
@@ -326,7 +361,7 @@ class State:
         )
 
 
-def deal(deck: Sequence[str], dealer: int) -> State:
+def deal(deck: Sequence[str], *, dealer: int) -> State:
     """A new hand from ``deck`` (34 card codes, top first) dealt by ``dealer`` (§3).
 
     Cards go in twos clockwise from ``left(dealer)`` for four rounds; the kitty is
@@ -334,6 +369,17 @@ def deal(deck: Sequence[str], dealer: int) -> State:
     is not 0–3. The auction starts with ``left(dealer)``.
     """
     check_deck(deck, PIQUET_JOKERS_34)
+    return _deal(deck, dealer)
+
+
+def deal_random(rng: random.Random, *, dealer: int) -> State:
+    """:func:`deal` of a deck shuffled with ``rng`` only. Raises ValueError for a dealer not
+    0–3."""
+    return _deal(shuffled(PIQUET_JOKERS_34, rng), dealer)
+
+
+def _deal(deck: Sequence[str], dealer: int) -> State:
+    """:func:`deal` of a deck known to be the pack."""
     if dealer not in range(SEATS):
         raise ValueError("dealer must be 0..3")
     hands: list[list[str]] = [[] for _ in range(SEATS)]
@@ -350,11 +396,6 @@ def deal(deck: Sequence[str], dealer: int) -> State:
     )
 
 
-def deal_random(rng: random.Random, dealer: int) -> State:
-    """:func:`deal` of a deck shuffled with ``rng`` only."""
-    return deal(shuffled(PIQUET_JOKERS_34, rng), dealer)
-
-
 def _led_legal(
     hand: Sequence[str], trick: Sequence[tuple[int, str]], trump: str | None, trumpless: bool
 ) -> tuple[list[str], str | None]:
@@ -362,22 +403,23 @@ def _led_legal(
     if not trick:
         return list(hand), None
     first = trick[0][1]
+    suit_of = _SUIT_OF[trump]
     if trumpless:
-        if is_joker(first):
+        if first in JOKERS:
             other = "LJ" if first == "BJ" else "BJ"
             if other in hand:
                 return [other], "must_play_other_joker"
             return list(hand), None
-        led = suit(first)
-        follow = [c for c in hand if not is_joker(c) and effective_suit(c, None) == led]
+        led = suit_of[first]
+        follow = [c for c in hand if suit_of[c] == led]
         if follow:
             return follow, "must_follow_suit"
-        jokers = [c for c in hand if is_joker(c)]
+        jokers = [c for c in hand if c in JOKERS]
         if jokers:
             return jokers, "must_play_joker"
         return list(hand), None
-    led = effective_suit(first, trump)
-    follow = [c for c in hand if effective_suit(c, trump) == led]
+    led = suit_of[first]
+    follow = [c for c in hand if suit_of[c] == led]
     if follow:
         return follow, "must_follow_suit"
     return list(hand), None
@@ -401,13 +443,14 @@ def trick_winner(trick: Sequence[tuple[int, str]], trump: str | None) -> int:
     2
     """
     top = trump if trump is not None else JOKER_SUIT
-    suits = [effective_suit(c, trump) for _, c in trick]
-    wanted = top if top in suits else suits[0]
-    best = max(
-        ((p, c) for p, c in trick if effective_suit(c, trump) == wanted),
-        key=lambda pc: strength(pc[1], trump),
-    )
-    return best[0]
+    suit_of = _SUIT_OF[trump]
+    strength_of = _STRENGTH_OF[trump]
+    wanted = top if any(suit_of[c] == top for _, c in trick) else suit_of[trick[0][1]]
+    best_seat, best = -1, -1
+    for seat, card in trick:
+        if suit_of[card] == wanted and strength_of[card] > best:
+            best_seat, best = seat, strength_of[card]
+    return best_seat
 
 
 _CARRIES_VALUE: frozenset[str] = frozenset({"bid", "choose", "trump"})
@@ -534,69 +577,59 @@ def _set_hand(state: State, seat: int, cards: Iterable[str]) -> tuple[tuple[str,
     return tuple(hands)
 
 
-def _next_in_play(state: State, seat: int) -> int:
-    nxt = left(seat)
-    if nxt == state.sitting_out:
-        nxt = left(nxt)
-    return nxt
-
-
 def _end_auction(state: State) -> State:
     contract = state.highest_bid
     assert contract is not None  # the dealer cannot pass when nobody bid
     bidder = next(s for s, b in reversed(state.bids) if b == contract)
-    s = replace(state, contract=contract, bidder=bidder)
+    s = state._replace(contract=contract, bidder=bidder)
     mate = partner(bidder)
     if contract in NUMBER_BIDS:
-        s = replace(
-            s,
+        s = s._replace(
             hands=_set_hand(s, bidder, s.hands[bidder] + s.kitty),
             kitty_taken=True,
             phase="discard",
             to_act=bidder,
         )
     elif contract in TRUMPLESS:
-        s = replace(
-            s,
+        s = s._replace(
             out_discards=s.hands[mate],
             hands=_set_hand(s, mate, ()),
             phase="play",
             to_act=bidder,
         )
     elif contract == "charlemagne":
-        s = replace(
-            s,
+        s = s._replace(
             hands=_set_hand(s, bidder, s.hands[bidder] + s.kitty),
             kitty_taken=True,
             phase="give",
             to_act=mate,
         )
     else:
-        s = replace(s, phase="choose", to_act=bidder)
+        s = s._replace(phase="choose", to_act=bidder)
     return s
 
 
-def _stop_result(state: State) -> bool | None:
+def _stop_result(contract: str | None, bidder: int | None, tricks: Sequence[Trick]) -> bool | None:
     """True / False once the hand is made / failed (§10), None while it is still open."""
-    contract, bidder = state.contract, state.bidder
     assert contract is not None and bidder is not None
     if contract in NUMBER_BIDS:
         need = int(contract)
-        ours = sum(1 for t in state.tricks if team(t.winner) == team(bidder))
-        theirs = len(state.tricks) - ours
+        side = team(bidder)
+        ours = sum(1 for t in tricks if team(t.winner) == side)
+        theirs = len(tricks) - ours
         if ours >= need:
             return True
         if theirs >= 9 - need:
             return False
         return None
-    mine = sum(1 for t in state.tricks if t.winner == bidder)
+    mine = sum(1 for t in tricks if t.winner == bidder)
     if contract in TRUMPLESS:
         if mine:
             return False
-        return True if len(state.tricks) == 8 else None
-    if mine < len(state.tricks):
+        return True if len(tricks) == 8 else None
+    if mine < len(tricks):
         return False
-    return True if len(state.tricks) == 8 else None
+    return True if len(tricks) == 8 else None
 
 
 def apply(state: State, action: Action) -> State:
@@ -607,6 +640,15 @@ def apply(state: State, action: Action) -> State:
     result is certain; ``phase`` becomes ``"over"`` and ``to_act`` None).
     """
     seat = state.to_act
+    if (
+        state.phase == "play"
+        and seat is not None
+        and type(action) is Action
+        and action.kind == "play"
+        and not action.value
+        and len(action.cards) == 1
+    ):
+        return _play(state, seat, action.cards[0])
     reason = why_illegal(state, -1 if seat is None else seat, action)
     if reason is not None:
         raise IllegalAction(reason)
@@ -614,10 +656,10 @@ def apply(state: State, action: Action) -> State:
     phase = state.phase
     if phase == "auction":
         bid = "pass" if action.kind == "pass" else action.value
-        s = replace(state, bids=(*state.bids, (seat, bid)))
+        s = state._replace(bids=(*state.bids, (seat, bid)))
         if seat == state.dealer:
             return _end_auction(s)
-        return replace(s, to_act=left(seat))
+        return s._replace(to_act=left(seat))
     bidder = state.bidder
     assert bidder is not None
     mate = partner(bidder)
@@ -626,8 +668,7 @@ def apply(state: State, action: Action) -> State:
             hands = list(state.hands)
             hands[mate] = ()
             hands[bidder] = card_order(state.hands[bidder] + state.kitty)
-            return replace(
-                state,
+            return state._replace(
                 choice="kitty",
                 hands=tuple(hands),
                 out_discards=state.hands[mate],
@@ -635,39 +676,63 @@ def apply(state: State, action: Action) -> State:
                 phase="discard",
                 to_act=bidder,
             )
-        return replace(state, choice="card", phase="give", to_act=mate)
+        return state._replace(choice="card", phase="give", to_act=mate)
     if phase == "give":
         card = action.card
         rest = _without(state.hands[mate], [card])
-        s = replace(state, hands=_set_hand(state, mate, ()))
-        s = replace(s, hands=_set_hand(s, bidder, (*s.hands[bidder], card)))
-        return replace(s, blind=card, out_discards=rest, phase="discard", to_act=bidder)
+        s = state._replace(hands=_set_hand(state, mate, ()))
+        s = s._replace(hands=_set_hand(s, bidder, (*s.hands[bidder], card)))
+        return s._replace(blind=card, out_discards=rest, phase="discard", to_act=bidder)
     if phase == "discard":
-        return replace(
-            state,
+        return state._replace(
             hands=_set_hand(state, bidder, _without(state.hands[bidder], action.cards)),
             discards=action.cards,
             phase="trump",
         )
     if phase == "trump":
         leader = left(bidder) if state.contract in NUMBER_BIDS else bidder
-        return replace(state, trump=action.value, phase="play", to_act=leader)
-    # play
-    card = action.card
-    s = replace(
-        state,
-        hands=_set_hand(state, seat, _without(state.hands[seat], [card])),
-        trick=(*state.trick, (seat, card)),
-    )
-    players = 3 if state.sitting_out is not None else 4
-    if len(s.trick) < players:
-        return replace(s, to_act=_next_in_play(s, seat))
-    winner = trick_winner(s.trick, s.trump)
-    s = replace(s, trick=(), tricks=(*s.tricks, Trick(s.trick, winner)))
-    result = _stop_result(s)
-    if result is None:
-        return replace(s, to_act=winner)
-    return replace(s, made=result, phase="over", to_act=None)
+        return state._replace(trump=action.value, phase="play", to_act=leader)
+    raise AssertionError(f"no phase {phase!r}")
+
+
+def _play(state: State, seat: int, card: str) -> State:
+    """:func:`apply` of ``seat`` playing ``card`` in the play phase (§7, §10); raises
+    :class:`IllegalAction` for a card not in hand or against the follow rules (§7.2, §7.3)."""
+    (
+        dealer, hands, kitty, phase, _, bids, contract, bidder, choice, kitty_taken, blind,
+        discards, out_discards, trump, trick, tricks, made,
+    ) = state  # fmt: skip
+    hand = list(hands[seat])
+    if card not in hand:
+        raise IllegalAction("not_in_hand")
+    if trick:
+        allowed, reason = _led_legal(hand, trick, trump, contract in TRUMPLESS)
+        if card not in allowed:
+            raise IllegalAction(reason or "not_in_hand")
+    hand.remove(card)
+    hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+    trick = (*trick, (seat, card))
+    out = partner(bidder) if contract in SOLO_BIDS and bidder is not None else None
+    to_act: int | None
+    if len(trick) < (3 if out is not None else 4):
+        to_act = left(seat)
+        if to_act == out:
+            to_act = left(to_act)
+    else:
+        winner = trick_winner(trick, trump)
+        tricks = (*tricks, Trick(trick, winner))
+        trick = ()
+        to_act = winner
+        made = _stop_result(contract, bidder, tricks)
+        if made is not None:
+            phase, to_act = "over", None
+    return _state(
+        State,
+        (
+            dealer, hands, kitty, phase, to_act, bids, contract, bidder, choice, kitty_taken,
+            blind, discards, out_discards, trump, trick, tricks, made,
+        ),
+    )  # fmt: skip
 
 
 def score(contract: str, bidder: int, tricks_won: int) -> tuple[int, int]:
@@ -702,17 +767,19 @@ def outcome(state: State) -> dict[str, Any] | None:
     if state.phase != "over":
         return None
     assert state.contract is not None and state.bidder is not None and state.made is not None
-    made_pts, fail_pts = POINTS[state.contract]
-    bidding_team = team(state.bidder)
     tricks = [0, 0]
+    bidder_tricks = 0
     for t in state.tricks:
         tricks[team(t.winner)] += 1
+        bidder_tricks += t.winner == state.bidder
+    counted = tricks[team(state.bidder)] if state.contract in NUMBER_BIDS else bidder_tricks
+    scoring_team, points = score(state.contract, state.bidder, counted)
     return {
         "contract": state.contract,
         "bidder": state.bidder,
         "made": state.made,
-        "scoring_team": bidding_team if state.made else 1 - bidding_team,
-        "points": made_pts if state.made else fail_pts,
+        "scoring_team": scoring_team,
+        "points": points,
         "tricks": tricks,
     }
 

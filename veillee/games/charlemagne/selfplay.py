@@ -82,7 +82,7 @@ def duplicate_share(deals: int, seed: int) -> tuple[int, int, Tally]:
                 bot.choose if rules.team(seat) == computer_team else bot.greedy_choose
                 for seat in range(4)
             ]
-            final = play_hand(rules.deal(deck, dealer), players, rng)
+            final = play_hand(rules.deal(deck, dealer=dealer), players, rng)
             tally.add(final)
             out = rules.outcome(final)
             assert out is not None

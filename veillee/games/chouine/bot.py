@@ -18,7 +18,7 @@ usual advice").
   11–16 for each card the face-down one can be, and the bot plays the best on average.
 
 Every decision is deterministic: ``rng`` is accepted for the computer-player contract
-(docs/match-contract.md) and not needed.
+(docs/game-contract.md) and not needed.
 """
 
 from __future__ import annotations
@@ -28,14 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from veillee.games.chouine import solver
+from veillee.games.chouine import rules, solver
 
-STRENGTH = {r: i + 1 for i, r in enumerate("789JQKTA")}
-"""Trick strength of each rank (rules §1)."""
-CARD_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
-"""Card points of each rank (rules §1)."""
-SUIT_COMBINATION_POINTS = {"mariage": 20, "tierce": 30, "quateron": 40}
-"""Plain-suit value of each suit combination; doubled in trumps (rules §5.1)."""
 SWAP_UNDER = frozenset("ATKQJ")
 """Turn-up ranks under which the seven of trumps is swapped at once (product page)."""
 
@@ -56,17 +50,37 @@ class _Play:
     points: int
 
 
-def declaration_points(kind: str | None, suit: str, trump: str) -> int:
-    """Points a declaration of ``kind`` in ``suit`` scores at once (rules §5.1); a chouine counts
-    as ``solver.CHOUINE``; ``None`` scores 0."""
+def declaration_value(kind: str | None, card: str, trump: str) -> int:
+    """What playing ``card`` with a declaration of ``kind`` (a kind name, or ``None`` for a plain
+    play) is worth at once: its points (:func:`~veillee.games.chouine.rules.declaration_points`),
+    a chouine ``solver.CHOUINE`` (it wins the partie, rules §9), a plain play 0."""
     if kind is None:
         return 0
     if kind == "chouine":
         return solver.CHOUINE
-    if kind == "quinte":
-        return 50
-    base = SUIT_COMBINATION_POINTS[kind]
-    return 2 * base if suit == trump else base
+    return rules.declaration_points(
+        rules.KIND_INDEX[kind], rules.SUIT_LETTERS.index(card[1]), rules.SUIT_LETTERS.index(trump)
+    )
+
+
+def card_points(card: str) -> int:
+    """Card points of a card code (rules §1)."""
+    return rules.POINTS[rules.card_of(card)]
+
+
+def is_brisque(card: str) -> bool:
+    """True for an ace or a ten (rules §1)."""
+    return bool(rules.BRISQUES >> rules.card_of(card) & 1)
+
+
+def strength(card: str) -> int:
+    """Trick strength of a card code within its suit, 1 (seven) to 8 (ace) (rules §1)."""
+    return rules.strength(rules.card_of(card))
+
+
+def beats(lead: str, follow: str, trump: str) -> bool:
+    """True when card code ``follow`` wins the trick against ``lead`` (rules §4.1)."""
+    return rules.beats(rules.card_of(lead), rules.card_of(follow), rules.SUIT_LETTERS.index(trump))
 
 
 def _deal_part(observation: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -128,7 +142,7 @@ def _plays(obs: Mapping[str, Any], legal: Sequence[str]) -> list[_Play]:
         if parts[0] in ("swap", "continue"):
             continue
         kind = parts[1] if len(parts) > 1 else None
-        out.append(_Play(parts[0], kind, declaration_points(kind, parts[0][1], trump)))
+        out.append(_Play(parts[0], kind, declaration_value(kind, parts[0], trump)))
     if not out:
         raise ValueError("no card can be played")
     return out
@@ -185,7 +199,7 @@ def _last_draw_play(obs: Mapping[str, Any], plays: Sequence[_Play]) -> _Play:
     best = max(v for v, _ in scored)
     return min(
         (p for v, p in scored if v == best),
-        key=lambda p: (memory.keep_value(p.card) + CARD_POINTS[p.card[0]], -p.points, p.card),
+        key=lambda p: (memory.keep_value(p.card) + card_points(p.card), -p.points, p.card),
     )
 
 
@@ -217,17 +231,17 @@ class _Memory:
         non-trump 7/8/9 lowest, then plain jacks and dead kings and queens, then live kings and
         queens, trumps and brisques."""
         r, s = card[0], card[1]
-        strength = STRENGTH[r]
+        rank_strength = strength(card)
         if s == self.trump:
             if r in "789":
-                return 6.0 + strength
+                return 6.0 + rank_strength
             if r == "J":
                 return 10.0 + self._combo_bonus(card)
             if r in "KQ":
                 return 10.0 + self._combo_bonus(card)
             return 20.0 if r == "T" else 25.0
         if r in "789":
-            return 0.1 * strength
+            return 0.1 * rank_strength
         if r == "J":
             return 1.0 + self._combo_bonus(card)
         if r in "KQ":
@@ -252,12 +266,6 @@ class _Memory:
         return 0.0
 
 
-def _beats(lead: str, follow: str, trump: str) -> bool:
-    if follow[1] == lead[1]:
-        return STRENGTH[follow[0]] > STRENGTH[lead[0]]
-    return follow[1] == trump
-
-
 def _talon_play(obs: Mapping[str, Any], plays: Sequence[_Play]) -> _Play:
     memory = _Memory(obs)
     trump = memory.trump
@@ -279,10 +287,10 @@ def _talon_play(obs: Mapping[str, Any], plays: Sequence[_Play]) -> _Play:
     scores: dict[str, float] = {}
     if trick:
         lead = trick[0]["card"]
-        lead_points = CARD_POINTS[lead[0]]
+        lead_points = card_points(lead)
         for card, p in candidates.items():
-            pts = lead_points + CARD_POINTS[card[0]]
-            if _beats(lead, card, trump):
+            pts = lead_points + card_points(card)
+            if beats(lead, card, trump):
                 # Winning banks the trick; brisques led make it worth the most.
                 score = pts - after_declaring(p) + 0.5
             else:
@@ -290,11 +298,11 @@ def _talon_play(obs: Mapping[str, Any], plays: Sequence[_Play]) -> _Play:
             scores[card] = score + p.points
     else:
         for card, p in candidates.items():
-            exposed = CARD_POINTS[card[0]] * (0.4 if card[1] == trump else 0.9)
+            exposed = card_points(card) * (0.4 if card[1] == trump else 0.9)
             scores[card] = p.points - after_declaring(p) - exposed
     best = max(scores.values())
     chosen = min(
         (c for c, v in scores.items() if v == best),
-        key=lambda c: (cost(c), STRENGTH[c[0]], c),
+        key=lambda c: (cost(c), strength(c), c),
     )
     return candidates[chosen]

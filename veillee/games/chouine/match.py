@@ -1,11 +1,11 @@
 """The Chouine match: one manche, best of 3 (first to 2) or best of 5 (first to 3).
 
-Implements rules/chouine.md §2 and the match contract of docs/match-contract.md: a random first
+Implements rules/chouine.md §2 under the match contract of docs/game-contract.md: a random first
 dealer; after a decided partie the deal passes to the other seat; after a tie the same seat deals
 again and nothing is scored; the match ends the moment a seat reaches the target.
 
 >>> import random
->>> m = new_match(random.Random(1), best_of=3)
+>>> m = new_match(random.Random(1), {"best_of": 3})
 >>> m.wins, m.partie, to_act(m) == 1 - m.dealer
 ((0, 0), 1, True)
 """
@@ -13,13 +13,15 @@ again and nothing is scored; the match ends the moment a seat reaches the target
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from veillee.games import IllegalAction
-from veillee.games.chouine import rules, views
+from veillee.games.chouine import INFO, rules, views
 from veillee.games.chouine.rules import Action, State
+from veillee.games.contract import BadOptions
 
-seats = 2
+seats = INFO.seats
 """Number of seats at a Chouine table."""
 
 
@@ -36,14 +38,14 @@ class Result(NamedTuple):
 class Match(NamedTuple):
     """An immutable match: ``best_of`` 3 or 5, ``wins`` per seat, ``partie`` (number of the
     current partie, ties included), its ``dealer``, the finished parties' ``results`` and the
-    current partie's ``state``."""
+    current partie's state ``deal``."""
 
     best_of: int
     wins: tuple[int, int]
     partie: int
     dealer: int
     results: tuple[Result, ...]
-    state: State
+    deal: State
 
 
 def target(m: Match) -> int:
@@ -51,31 +53,42 @@ def target(m: Match) -> int:
     return m.best_of // 2 + 1
 
 
-def new_match(rng: random.Random, best_of: int = 5, first_dealer: int | None = None) -> Match:
-    """A new match whose first partie is dealt with ``rng``; the first dealer is drawn from
-    ``rng`` unless ``first_dealer`` is given (tests). Raises ``ValueError`` unless ``best_of`` is
-    3 or 5."""
-    if best_of not in (3, 5):
-        raise ValueError("best_of must be 3 or 5")
+def new_match(
+    rng: random.Random, options: Mapping[str, int], *, first_dealer: int | None = None
+) -> Match:
+    """A new match with ``options`` (``{"best_of": 3 | 5}``, best of 5 when not given) whose
+    first partie is dealt with ``rng``; the first dealer is drawn from ``rng`` unless
+    ``first_dealer`` is given (tests). Raises :class:`~veillee.games.contract.BadOptions` (a
+    ``ValueError``) for an unknown option or an even ``best_of`` (tables offer 3 and 5:
+    ``INFO.table_options``)."""
+    best_of = _best_of(options)
     dealer = rng.randrange(2) if first_dealer is None else first_dealer
     return Match(best_of, (0, 0), 1, dealer, (), rules.deal_random(rng, dealer=dealer))
 
 
-def start_match(state: State, best_of: int = 5) -> Match:
-    """A match whose first partie is ``state`` (its dealer deals first); for tests and tools."""
-    if best_of not in (3, 5):
-        raise ValueError("best_of must be 3 or 5")
-    return _record(Match(best_of, (0, 0), 1, state.dealer, (), state))
+def _best_of(options: Mapping[str, int]) -> int:
+    # A manche is won by the first to more than half its parties: an odd count (rules §2).
+    best_of = INFO.match_options(options)["best_of"]
+    if best_of < 1 or best_of % 2 == 0:
+        raise BadOptions("best_of")
+    return best_of
+
+
+def start_match(state: State, options: Mapping[str, int]) -> Match:
+    """A match whose first partie is ``state`` (its dealer deals first; a finished partie is
+    scored at once); for tests and tools. Raises ``BadOptions`` like :func:`new_match`."""
+    best_of = _best_of(options)
+    return _settle(Match(best_of, (0, 0), 1, state.dealer, (), state))
 
 
 def to_act(m: Match) -> int | None:
     """Seat to act in the current partie, ``None`` when it (or the match) is over."""
-    return None if is_over(m) else m.state.to_act
+    return None if is_over(m) else m.deal.to_act
 
 
 def legal_actions(m: Match) -> list[Action]:
     """The current partie's legal actions (``[]`` when it or the match is over)."""
-    return [] if is_over(m) else rules.legal_actions(m.state)
+    return [] if is_over(m) else rules.legal_actions(m.deal)
 
 
 def why_illegal(m: Match, seat: int, action: Action) -> str | None:
@@ -83,12 +96,13 @@ def why_illegal(m: Match, seat: int, action: Action) -> str | None:
     ``"not_your_turn"`` or a rules reason), or ``None``."""
     if is_over(m):
         return "match_over"
-    return rules.why_illegal(m.state, seat, action)
+    return rules.why_illegal(m.deal, seat, action)
 
 
-def _record(m: Match) -> Match:
-    """Record the current partie's result once it is over (score, not yet the next dealer)."""
-    out = rules.outcome(m.state)
+def _settle(m: Match) -> Match:
+    """Score the current partie once it is over and not yet scored (the next dealer follows from
+    its result, :func:`next_dealer`)."""
+    out = rules.outcome(m.deal)
     if out is None or len(m.results) >= m.partie:
         return m
     winner = out["winner"]
@@ -113,12 +127,12 @@ def apply(m: Match, action: Action) -> Match:
     Raises :class:`IllegalAction` (``"match_over"`` or a rules reason) and changes nothing."""
     if is_over(m):
         raise IllegalAction("match_over")
-    return _record(m._replace(state=rules.apply(m.state, action)))
+    return _settle(m._replace(deal=rules.apply(m.deal, action)))
 
 
 def deal_over(m: Match) -> bool:
     """True when the current partie is over."""
-    return m.state.to_act is None
+    return m.deal.to_act is None
 
 
 def is_over(m: Match) -> bool:
@@ -140,31 +154,31 @@ def next_dealer(m: Match) -> int:
     return 1 - m.dealer
 
 
+def _check_next(m: Match) -> int:
+    """The next dealer, once the current partie is over and the match is not."""
+    if is_over(m):
+        raise IllegalAction("match_over")
+    if not deal_over(m):
+        raise IllegalAction("deal_not_over")
+    return next_dealer(m)
+
+
 def next_deal(m: Match, rng: random.Random) -> Match:
     """Deal the next partie with ``rng`` once the current one is over.
 
     Raises :class:`IllegalAction` ``"match_over"`` or ``"deal_not_over"``.
     """
-    if is_over(m):
-        raise IllegalAction("match_over")
-    if not deal_over(m):
-        raise IllegalAction("deal_not_over")
-    dealer = next_dealer(m)
+    dealer = _check_next(m)
     return m._replace(
-        partie=m.partie + 1, dealer=dealer, state=rules.deal_random(rng, dealer=dealer)
+        partie=m.partie + 1, dealer=dealer, deal=rules.deal_random(rng, dealer=dealer)
     )
 
 
-def next_deal_from(m: Match, deck: list[str]) -> Match:
-    """Like :func:`next_deal` with an explicit deck (tests)."""
-    if is_over(m):
-        raise IllegalAction("match_over")
-    if not deal_over(m):
-        raise IllegalAction("deal_not_over")
-    dealer = next_dealer(m)
-    return _record(
-        m._replace(partie=m.partie + 1, dealer=dealer, state=rules.deal(deck, dealer=dealer))
-    )
+def next_deal_from(m: Match, deck: Sequence[str]) -> Match:
+    """Like :func:`next_deal` with an explicit deck (tests and tools). Raises ``ValueError`` for
+    a deck that is not the pack."""
+    dealer = _check_next(m)
+    return m._replace(partie=m.partie + 1, dealer=dealer, deal=rules.deal(deck, dealer=dealer))
 
 
 def _result_json(r: Result) -> dict[str, Any]:
@@ -190,25 +204,24 @@ def summary(m: Match) -> dict[str, Any]:
 
 
 def view(m: Match, seat: int) -> dict[str, Any]:
-    """``{"match": summary, "deal": views.view(state, seat)}``, JSON-ready."""
-    return {"match": summary(m), "deal": views.view(m.state, seat)}
+    """``{"match": summary, "deal": views.view(m.deal, seat)}``, JSON-ready."""
+    return {"match": summary(m), "deal": views.view(m.deal, seat)}
 
 
 def observation(m: Match, seat: int) -> dict[str, Any]:
-    """``{"match": summary, "deal": views.observation(state, seat)}``, JSON-ready."""
-    return {"match": summary(m), "deal": views.observation(m.state, seat)}
+    """``{"match": summary, "deal": views.observation(m.deal, seat)}``, JSON-ready."""
+    return {"match": summary(m), "deal": views.observation(m.deal, seat)}
 
 
 def to_json(m: Match) -> dict[str, Any]:
     """The match as plain JSON types; :func:`from_json` inverts it exactly."""
     return {
-        "game": "chouine",
         "best_of": m.best_of,
         "wins": list(m.wins),
         "partie": m.partie,
         "dealer": m.dealer,
         "results": [_result_json(r) for r in m.results],
-        "state": rules.to_json(m.state),
+        "deal": rules.to_json(m.deal),
     }
 
 
@@ -228,5 +241,5 @@ def from_json(d: dict[str, Any]) -> Match:
             )
             for r in d["results"]
         ),
-        state=rules.from_json(d["state"]),
+        deal=rules.from_json(d["deal"]),
     )

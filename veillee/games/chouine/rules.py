@@ -1,7 +1,9 @@
 """Chouine rules: the partie state, the actions, legality, ``apply`` and the count.
 
-Implements rules/chouine.md §1–§9 for one partie (one deal). The state is an immutable
-:class:`State` (a ``NamedTuple`` of ints and tuples) in a compact form chosen for speed:
+Implements rules/chouine.md §1–§9 for one partie (one deal). This module is the one source of the
+Chouine rules: the views, the match, the computer player, its endgame solver and self-play all
+use its card encoding and its rule functions. The state is an immutable :class:`State` (a
+``NamedTuple`` of ints and tuples) in a compact form chosen for speed:
 
 - a card is an int 0–31: ``suit * 8 + rank``, suits ``S H D C`` = 0–3, ranks by trick strength
   ``7 8 9 J Q K T A`` = 0–7, so within a suit a larger int is a stronger card;
@@ -12,7 +14,7 @@ Everything outside the engine sees card codes (``"JH"``) through :func:`code` /
 :func:`card_of`, the views and the JSON form.
 
 >>> s = deal(list(PACK), dealer=1)
->>> s.to_act, code_list(s.hands[0]), TRUMP_LETTER[s.trump]
+>>> s.to_act, code_list(s.hands[0]), SUIT_LETTERS[s.trump]
 (0, ['7S', '9S', 'QS', 'TS', '7H'], 'H')
 >>> [str(a) for a in legal_actions(s)][:3]
 ['TS', 'QS', '9S']
@@ -20,9 +22,10 @@ Everything outside the engine sees card codes (``"JH"``) through :func:`code` /
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from veillee import cards
@@ -30,7 +33,6 @@ from veillee.games import IllegalAction
 
 SUIT_LETTERS = "SHDC"
 """Suit letter of suit index 0–3 (the order of :data:`veillee.cards.SUITS`)."""
-TRUMP_LETTER = SUIT_LETTERS
 RANK_LETTERS = "789JQKTA"
 """Rank letter of rank index 0–7; the index is the trick strength minus one (rules §1)."""
 
@@ -44,10 +46,14 @@ PACK: tuple[str, ...] = CARD_CODES
 POINTS: tuple[int, ...] = tuple((0, 0, 0, 2, 3, 4, 10, 11)[i & 7] for i in range(32))
 """Card points of each card int (rules §1: A 11, T 10, K 4, Q 3, J 2)."""
 ALL_CARDS = (1 << 32) - 1
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(32))
+"""``_BIT[card]``: the mask of one card (the int is made once, not at every play)."""
 BRISQUES = 0xC0C0C0C0
 """Mask of the eight brisques (aces and tens)."""
 SEVEN = 0
 """Rank index of the seven: the seven of trumps is card ``trump * 8``."""
+DIX_DE_DER = 10
+"""Points of the last trick (rules §7)."""
 
 PLAIN, MARIAGE, TIERCE, QUATERON, QUINTE, CHOUINE = range(6)
 KINDS: tuple[str, ...] = ("", "mariage", "tierce", "quateron", "quinte", "chouine")
@@ -61,6 +67,7 @@ SUIT_COMBINATIONS: tuple[tuple[int, int, int], ...] = (
 """(kind, suit byte of its cards, plain-suit points) of the suit combinations (rules §5.1);
 in trumps the points double."""
 CHOUINE_BYTE = 0xF8
+"""Suit byte of a chouine: A T K Q J of one suit (rules §9)."""
 QUINTE_POINTS = 50
 
 DRAW, SWAP = 1, 0
@@ -89,6 +96,9 @@ REASONS: dict[str, str] = {
 gloss; the web layer translates them."""
 
 
+# --- cards ------------------------------------------------------------------------------------
+
+
 def code(card: int) -> str:
     """Card code (``"JH"``) of a card int."""
     return CARD_CODES[card]
@@ -99,8 +109,13 @@ def card_of(text: str) -> int:
     return CARD_INDEX[text]
 
 
+def strength(card: int) -> int:
+    """Trick strength of a card within its suit, 1 (seven) to 8 (ace) (rules §1)."""
+    return (card & 7) + 1
+
+
 def mask_of(codes: Iterable[str]) -> int:
-    """Bitmask of some card codes."""
+    """Bitmask of some card codes; raises ``KeyError`` for anything not a card code."""
     m = 0
     for c in codes:
         m |= 1 << CARD_INDEX[c]
@@ -130,6 +145,7 @@ _SUIT_CARDS_DESC: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 _DISPLAY_SUITS: tuple[tuple[int, ...], ...] = tuple(
     tuple([x for x in range(4) if x != t] + [t]) for t in range(4)
 )
+"""``_DISPLAY_SUITS[trump]``: the suits in hand display order, trump last."""
 
 
 def display_order(mask: int, trump: int) -> list[int]:
@@ -138,6 +154,9 @@ def display_order(mask: int, trump: int) -> list[int]:
     for s in _DISPLAY_SUITS[trump]:
         out.extend(_SUIT_CARDS_DESC[s][(mask >> (8 * s)) & 0xFF])
     return out
+
+
+# --- rule primitives: tricks, duties, declarations ----------------------------------------------
 
 
 def beats(lead: int, follow: int, trump: int) -> bool:
@@ -151,6 +170,9 @@ def legal_cards(hand: int, lead: int, trump: int, phase2: bool) -> int:
     """Mask of the cards of ``hand`` that may be played (rules §4.2, §4.3).
 
     ``lead`` is the card led in the open trick, or -1 when ``hand`` is the leader's.
+
+    >>> code_list(legal_cards(mask_of(["7H", "AH", "QS", "9D"]), card_of("KH"), 1, True))  # C1
+    ['AH']
     """
     if lead < 0 or not phase2:
         return hand
@@ -176,6 +198,49 @@ def follow_refusal(hand: int, lead: int, trump: int, card: int) -> str:
     return "must_trump"
 
 
+def declaration_points(kind: int, suit: int, trump: int) -> int:
+    """Points a declaration of ``kind`` scores at once (rules §5.1): mariage 20, tierce 30,
+    quateron 40, doubled in trumps (``suit == trump``); quinte 50 (``suit`` unused). A chouine
+    scores 0: it wins the partie instead (§9).
+
+    >>> declaration_points(MARIAGE, 1, 1), declaration_points(QUATERON, 0, 1)
+    (40, 40)
+    """
+    if kind == QUINTE:
+        return QUINTE_POINTS
+    base = _COMBINATION_POINTS[kind]
+    return 2 * base if suit == trump else base
+
+
+_COMBINATION_POINTS: tuple[int, ...] = tuple(
+    next((p for k, _, p in SUIT_COMBINATIONS if k == kind), 0) for kind in range(6)
+)
+_COMBINATION_BYTE: tuple[int, ...] = tuple(
+    next((b for k, b, _ in SUIT_COMBINATIONS if k == kind), CHOUINE_BYTE if kind == CHOUINE else 0)
+    for kind in range(6)
+)
+"""Suit byte of the cards of each suit combination kind (the chouine's included)."""
+_SUIT_OPTIONS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (kind, points, need)
+        for kind, need, points in SUIT_COMBINATIONS
+        if byte & need == need and need >> (i & 7) & 1
+    )
+    for byte in range(256)
+    for i in range(8)
+)
+"""``_SUIT_OPTIONS[byte << 3 | rank]``: the suit combinations a card of ``rank`` can carry from a
+suit holding ``byte``, as (kind, plain points, byte of its cards), highest first."""
+
+
+def chouine_suit(hand: int) -> int:
+    """The suit of the chouine ``hand`` is (exactly A T K Q J of one suit, rules §9), or -1."""
+    if not hand:
+        return -1
+    s = (hand.bit_length() - 1) >> 3
+    return s if hand == CHOUINE_BYTE << (8 * s) else -1
+
+
 def declaration_options(
     hand: int, card: int, declared_suits: int, quinte_declared: bool, trump: int
 ) -> list[tuple[int, int, int]]:
@@ -192,17 +257,15 @@ def declaration_options(
     """
     out: list[tuple[int, int, int]] = []
     s = card >> 3
-    bit = 1 << (card & 7)
+    rank = card & 7
     if not (declared_suits >> s) & 1:
-        byte = (hand >> (8 * s)) & 0xFF
-        if byte & 0x30 == 0x30:
-            if bit & CHOUINE_BYTE and hand == CHOUINE_BYTE << (8 * s):
-                out.append((CHOUINE, 0, hand))
-            double = 2 if s == trump else 1
-            for kind, need, points in SUIT_COMBINATIONS:
-                if byte & need == need and bit & need:
-                    out.append((kind, points * double, need << (8 * s)))
-    if not quinte_declared and bit & 0xC0 and (hand & BRISQUES).bit_count() == 5:
+        shift = 8 * s
+        if hand == CHOUINE_BYTE << shift and CHOUINE_BYTE >> rank & 1:
+            out.append((CHOUINE, 0, hand))
+        double = 2 if s == trump else 1
+        for kind, points, need in _SUIT_OPTIONS[((hand >> shift) & 0xFF) << 3 | rank]:
+            out.append((kind, points * double, need << shift))
+    if not quinte_declared and rank >= 6 and (hand & BRISQUES).bit_count() == 5:
         quinte = (QUINTE, QUINTE_POINTS, hand & BRISQUES)
         i = 1 if out and out[0][0] == CHOUINE else 0
         while i < len(out) and out[i][1] > QUINTE_POINTS:
@@ -211,9 +274,36 @@ def declaration_options(
     return out
 
 
-def can_declare_trump_chouine(hand: int, declared_suits: int, trump: int) -> bool:
-    """True when a hand is the trump chouine and the seat may still declare in trumps (§9)."""
-    return hand == CHOUINE_BYTE << (8 * trump) and not (declared_suits >> trump) & 1
+def chouine_answerable(suit: int, other_hand: int, other_declared_suits: int, trump: int) -> bool:
+    """True when a chouine of ``suit`` led may still be beaten (rules §9): it is not in trumps,
+    and the other seat's hand is the trump chouine, which it may still declare. Otherwise the
+    chouine wins the partie at once."""
+    return (
+        suit != trump
+        and other_hand == CHOUINE_BYTE << (8 * trump)
+        and not (other_declared_suits >> trump) & 1
+    )
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+_SWAP_CODE = 8 * 32
+_CONTINUE_CODE = _SWAP_CODE + 1
+
+
+def _action_code(verb: object, card: object, declaration: object) -> int:
+    """``8 * card + kind`` for a play, then swap and continue; -1 for anything malformed."""
+    if verb in ("swap", "continue"):
+        if card is None and declaration is None:
+            return _SWAP_CODE if verb == "swap" else _CONTINUE_CODE
+        return -1
+    if verb != "play" or not isinstance(card, str) or card not in CARD_INDEX:
+        return -1
+    if declaration is None:
+        return 8 * CARD_INDEX[card]
+    if not isinstance(declaration, str) or declaration not in KIND_INDEX:
+        return -1
+    return 8 * CARD_INDEX[card] + KIND_INDEX[declaration]
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +311,9 @@ class Action:
     """One decision of a seat, with its text notation (docs/notation.md).
 
     ``verb`` is ``"play"`` (``card`` a card code, ``declaration`` a kind name or ``None``),
-    ``"swap"`` (the seven swap, §6) or ``"continue"`` (carry on at the seven prompt).
+    ``"swap"`` (the seven swap, §6) or ``"continue"`` (carry on at the seven prompt). ``code``
+    is derived: ``8 * card int + kind int`` for a play, 256 for swap, 257 for continue, -1 for a
+    malformed action (which is never legal).
 
     >>> str(Action.parse("jh Tierce")), Action.parse("swap") == SWAP_ACTION
     ('JH tierce', True)
@@ -230,6 +322,10 @@ class Action:
     verb: str
     card: str | None = None
     declaration: str | None = None
+    code: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", _action_code(self.verb, self.card, self.declaration))
 
     def __str__(self) -> str:
         if self.verb != "play":
@@ -267,6 +363,9 @@ PLAY_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action("play", CARD_CODES[c], KINDS[k] or None) for k in range(6)) for c in range(32)
 )
 """Interned play actions: ``PLAY_ACTIONS[card][kind]``."""
+
+
+# --- the state --------------------------------------------------------------------------------
 
 
 class State(NamedTuple):
@@ -311,7 +410,31 @@ class State(NamedTuple):
     chouine: int | None
 
 
-def deal(deck: Sequence[str], *, dealer: int = 1) -> State:
+# The hot paths build states as plain tuples of the fields in order: cheaper than the
+# NamedTuple's keyword constructor and ``_replace``, and the same value.
+_state = tuple.__new__
+_NO_DRAWS: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+_CARD_INTS: tuple[int, ...] = tuple(range(32))
+
+
+def _deal(deck: Sequence[int], dealer: int) -> State:
+    """The first state from card ints, top first (rules §3); ``deck`` is known to be the pack."""
+    non_dealer = 1 - dealer
+    bit = _BIT
+    a = bit[deck[0]] | bit[deck[2]] | bit[deck[4]] | bit[deck[6]] | bit[deck[8]]
+    b = bit[deck[1]] | bit[deck[3]] | bit[deck[5]] | bit[deck[7]] | bit[deck[9]]
+    hands = (a, b) if non_dealer == 0 else (b, a)
+    turn_up = deck[10]
+    return _state(
+        State,
+        (
+            dealer, turn_up >> 3, hands, tuple(deck[11:]), turn_up, 1, non_dealer, (),
+            non_dealer, False, (0, 0), (), (), (0, 0), (False, False), (), _NO_DRAWS, None,
+        ),
+    )  # fmt: skip
+
+
+def deal(deck: Sequence[str], *, dealer: int) -> State:
     """The first state of a partie dealt from ``deck`` (32 card codes, top first), rules §3.
 
     The non-dealer gets ``deck[0, 2, 4, 6, 8]``, the dealer ``deck[1, 3, 5, 7, 9]``, the turn-up is
@@ -322,37 +445,16 @@ def deal(deck: Sequence[str], *, dealer: int = 1) -> State:
     cards.check_deck(deck, PACK)
     if dealer not in (0, 1):
         raise ValueError("dealer must be 0 or 1")
-    ints = [CARD_INDEX[c] for c in deck]
-    hands = [0, 0]
-    for i in range(10):
-        seat = 1 - dealer if i % 2 == 0 else dealer
-        hands[seat] |= 1 << ints[i]
-    non_dealer = 1 - dealer
-    return State(
-        dealer=dealer,
-        trump=ints[10] >> 3,
-        hands=(hands[0], hands[1]),
-        talon=tuple(ints[11:]),
-        turn_up=ints[10],
-        trick_number=1,
-        leader=non_dealer,
-        trick=(),
-        to_act=non_dealer,
-        prompt=False,
-        piles=(0, 0),
-        tricks=(),
-        declarations=(),
-        declared_suits=(0, 0),
-        quinte_declared=(False, False),
-        taken_turn_ups=(),
-        drawn=((), ()),
-        chouine=None,
-    )
+    return _deal([CARD_INDEX[c] for c in deck], dealer)
 
 
-def deal_random(rng: random.Random, *, dealer: int = 1) -> State:
-    """A partie dealt from a deck shuffled with ``rng`` only (rules §3.1)."""
-    return deal(cards.shuffled(PACK, rng), dealer=dealer)
+def deal_random(rng: random.Random, *, dealer: int) -> State:
+    """A partie dealt from a deck shuffled with ``rng`` only (rules §3.1): the same partie as
+    ``deal(cards.shuffled(PACK, rng), dealer=dealer)``. Raises ``ValueError`` for a dealer other
+    than 0 or 1."""
+    if dealer not in (0, 1):
+        raise ValueError("dealer must be 0 or 1")
+    return _deal(cards.shuffled(_CARD_INTS, rng), dealer)
 
 
 def phase(state: State) -> int:
@@ -370,23 +472,78 @@ def swap_allowed(state: State, seat: int) -> bool:
     return not (state.trick_number == 11 and state.trick)
 
 
-def _lead(state: State) -> int:
-    return state.trick[0] if state.trick else -1
+# --- legal actions ----------------------------------------------------------------------------
 
 
-def legal_play_mask(state: State) -> int:
-    """Mask of the cards ``state.to_act`` may play now (0 at the prompt or when over)."""
-    seat = state.to_act
-    if seat is None or state.prompt:
-        return 0
-    return legal_cards(state.hands[seat], _lead(state), state.trump, state.trick_number > 11)
+class _DeclaringFlags(dict[int, int]):
+    """By ``hand & _SIGNIFICANT`` (its aces, tens, kings and queens): bit ``s`` set when suit
+    ``s`` holds its king and queen (a mariage, tierce or quateron may be declared there, rules
+    §5.1); bit 4 when the hand may be a chouine or hold five brisques (its aces and tens are
+    those of a chouine, or five). Filled as met; subscripting skips a method call."""
+
+    def __missing__(self, significant: int) -> int:
+        flags = int(significant & BRISQUES in _CHOUINE_OR_QUINTE_BRISQUES) << 4
+        for s in range(4):
+            if (significant >> (8 * s)) & 0x30 == 0x30:
+                flags |= 1 << s
+        self[significant] = flags
+        return flags
 
 
-_OPEN_SUIT_QUEENS: tuple[int, ...] = tuple(
-    sum(0x10 << (8 * s) for s in range(4) if not ds >> s & 1) for ds in range(16)
+_SIGNIFICANT = 0xF0F0F0F0
+"""Mask of the aces, tens, kings and queens: they alone say whether a hand may declare."""
+_FLAGS = _DeclaringFlags()
+
+
+_CHOUINE_HANDS = frozenset(CHOUINE_BYTE << (8 * s) for s in range(4))
+_CHOUINE_OR_QUINTE_BRISQUES = frozenset(
+    [0xC0 << (8 * s) for s in range(4)]
+    + [sum(1 << b for b in five) for five in itertools.combinations(cards_in(BRISQUES), 5)]
 )
-"""By declared-suits mask: the queen bits of the suits still open. ``hand & hand >> 1`` has a
-queen's bit set exactly when the king of its suit is held too."""
+"""The brisques of a hand that is a chouine (the ace and ten of its suit) or may declare a
+quinte (five brisques): a cheap first test that rules out both for most hands."""
+_PLAIN_ROWS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(PLAY_ACTIONS[c][PLAIN] for c in _SUIT_CARDS_DESC[s][byte])
+    for s in range(4)
+    for byte in range(256)
+)
+"""``_PLAIN_ROWS[256 * suit + byte]``: the plain plays of a suit byte's cards, strongest first."""
+_LOW_ROWS: list[tuple[Action, ...] | None] = [None] * 0x10000
+"""By the spades and hearts of a mask (its low 16 bits): their plain plays, spades first;
+filled as met."""
+_HIGH_ROWS: tuple[list[tuple[Action, ...] | None], ...] = ([None] * 0x10000, [None] * 0x10000)
+"""``_HIGH_ROWS[diamonds are trumps]``, by the diamonds and clubs of a mask (its high 16 bits):
+their plain plays in display order (diamonds first, unless they are trumps); filled as met."""
+
+
+def _low_row(low: int) -> tuple[Action, ...]:
+    row = _LOW_ROWS[low] = _PLAIN_ROWS[low & 0xFF] + _PLAIN_ROWS[256 | low >> 8]
+    return row
+
+
+def _high_row(diamond_trumps: bool, high: int) -> tuple[Action, ...]:
+    diamonds, clubs = _PLAIN_ROWS[512 | high & 0xFF], _PLAIN_ROWS[768 | high >> 8]
+    row = clubs + diamonds if diamond_trumps else diamonds + clubs
+    _HIGH_ROWS[diamond_trumps][high] = row
+    return row
+
+
+_DECLARING_ROWS: dict[int, tuple[Action, ...]] = {}
+"""Rows of a suit in which mariages, tierces or quaterons may be declared, by
+``suit << 16 | hand byte << 8 | legal byte``; filled as met (at most 4 · 3⁸ rows)."""
+
+
+def _declaring_row(s: int, hand_byte: int, legal_byte: int) -> tuple[Action, ...]:
+    key = s << 16 | hand_byte << 8 | legal_byte
+    row = _DECLARING_ROWS.get(key)
+    if row is None:
+        actions: list[Action] = []
+        for c in _SUIT_CARDS_DESC[s][legal_byte]:
+            actions.append(PLAY_ACTIONS[c][PLAIN])
+            for kind, _, _ in _SUIT_OPTIONS[hand_byte << 3 | c & 7]:
+                actions.append(PLAY_ACTIONS[c][kind])
+        row = _DECLARING_ROWS[key] = tuple(actions)
+    return row
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -400,45 +557,67 @@ def legal_actions(state: State) -> list[Action]:
     seat = state.to_act
     if seat is None:
         return []
-    out: list[Action] = []
+    hand = state.hands[seat]
+    trump = state.trump
     if state.prompt:
-        out.append(CONTINUE_ACTION)
+        if swap_allowed(state, seat):
+            return [CONTINUE_ACTION, SWAP_ACTION]
+        return [CONTINUE_ACTION]
+    trick = state.trick
+    k = state.trick_number
+    legal = legal_cards(hand, trick[0], trump, True) if trick and k > 11 else hand
+    flags = _FLAGS[hand & _SIGNIFICANT]
+    if flags & 16 and (
+        hand in _CHOUINE_HANDS
+        or (not state.quinte_declared[seat] and (hand & BRISQUES).bit_count() == 5)
+    ):
+        out = _legal_with_chouine_or_quinte(state, seat, legal)
+    elif declaring := flags & ~state.declared_suits[seat] & 15:
+        out = []
+        for s in _DISPLAY_SUITS[trump]:
+            shift = 8 * s
+            byte = (legal >> shift) & 0xFF
+            if byte:
+                if declaring >> s & 1:
+                    out += _declaring_row(s, (hand >> shift) & 0xFF, byte)
+                else:
+                    out += _PLAIN_ROWS[256 * s + byte]
     else:
-        hand = state.hands[seat]
-        legal = legal_play_mask(state)
-        ds = state.declared_suits[seat]
-        qd = state.quinte_declared[seat]
-        # Cheap test first: a declaration needs a K and Q of an undeclared suit, or a quinte.
-        maybe = bool(hand & (hand >> 1) & _OPEN_SUIT_QUEENS[ds]) or (
-            not qd and (hand & BRISQUES).bit_count() == 5
-        )
-        for c in display_order(legal, state.trump):
-            row = PLAY_ACTIONS[c]
-            out.append(row[PLAIN])
-            if maybe:
-                for kind, _, _ in declaration_options(hand, c, ds, qd, state.trump):
-                    out.append(row[kind])
-    if swap_allowed(state, seat):
+        # The plays in display order from two or three rows, each read by one small int.
+        low = legal & 0xFFFF  # spades and hearts
+        high = _HIGH_ROWS[trump == 2][legal >> 16]  # diamonds and clubs, trump last
+        if high is None:
+            high = _high_row(trump == 2, legal >> 16)
+        if trump >= 2:
+            both = _LOW_ROWS[low]
+            if both is None:
+                both = _low_row(low)
+            out = [*both, *high]
+        elif trump:  # hearts: spades, diamonds and clubs, hearts
+            out = [*_PLAIN_ROWS[low & 0xFF], *high, *_PLAIN_ROWS[256 | low >> 8]]
+        else:  # spades: hearts, diamonds and clubs, spades
+            out = [*_PLAIN_ROWS[256 | low >> 8], *high, *_PLAIN_ROWS[low & 0xFF]]
+    # (a cheap test first: there is no swap without the seven of trumps)
+    if hand >> (8 * trump + SEVEN) & 1 and swap_allowed(state, seat):
         out.append(SWAP_ACTION)
     return out
 
 
-def _decode(action: Action) -> tuple[int, int, int] | None:
-    """(verb 0 play / 1 swap / 2 continue, card, kind) or None for a malformed action."""
-    if not isinstance(action, Action):
-        return None
-    if action.verb == "swap" and action.card is None and action.declaration is None:
-        return (1, -1, 0)
-    if action.verb == "continue" and action.card is None and action.declaration is None:
-        return (2, -1, 0)
-    if action.verb != "play" or action.card not in CARD_INDEX:
-        return None
-    if action.declaration is None:
-        return (0, CARD_INDEX[action.card], PLAIN)
-    kind = KIND_INDEX.get(action.declaration)
-    if kind is None:
-        return None
-    return (0, CARD_INDEX[action.card], kind)
+def _legal_with_chouine_or_quinte(state: State, seat: int, legal: int) -> list[Action]:
+    """The plays of :func:`legal_actions` when a chouine or a quinte may be among them."""
+    hand = state.hands[seat]
+    ds = state.declared_suits[seat]
+    qd = state.quinte_declared[seat]
+    out: list[Action] = []
+    for c in display_order(legal, state.trump):
+        row = PLAY_ACTIONS[c]
+        out.append(row[PLAIN])
+        for kind, _, _ in declaration_options(hand, c, ds, qd, state.trump):
+            out.append(row[kind])
+    return out
+
+
+# --- legality ---------------------------------------------------------------------------------
 
 
 def card_refusal(state: State, seat: int, card: int) -> str | None:
@@ -452,13 +631,16 @@ def card_refusal(state: State, seat: int, card: int) -> str | None:
     hand = state.hands[seat]
     if not hand >> card & 1:
         return "card_not_in_hand"
-    lead = _lead(state)
-    if not legal_cards(hand, lead, state.trump, state.trick_number > 11) >> card & 1:
-        return follow_refusal(hand, lead, state.trump, card)
+    if state.trick and state.trick_number > 11:
+        lead = state.trick[0]
+        if not legal_cards(hand, lead, state.trump, True) >> card & 1:
+            return follow_refusal(hand, lead, state.trump, card)
     return None
 
 
-def _declaration_refusal(state: State, seat: int, card: int, kind: int) -> str | None:
+def _declaration(state: State, seat: int, card: int, kind: int) -> tuple[int, int] | str:
+    """``(points, cards mask)`` of the declaration of ``kind`` that ``seat`` makes with
+    ``card``, a card it may play, or the reason code why it may not (rules §5.2)."""
     rank = card & 7
     if kind == QUINTE:
         if rank < 6:
@@ -466,23 +648,20 @@ def _declaration_refusal(state: State, seat: int, card: int, kind: int) -> str |
         if state.quinte_declared[seat]:
             return "quinte_already_declared"
     else:
-        need = (
-            CHOUINE_BYTE if kind == CHOUINE else dict((k, b) for k, b, _ in SUIT_COMBINATIONS)[kind]
-        )
-        if not (need >> rank) & 1:
+        if not (_COMBINATION_BYTE[kind] >> rank) & 1:
             return "declaration_needs_played_card"
         if (state.declared_suits[seat] >> (card >> 3)) & 1:
             return "suit_already_declared"
-    options = declaration_options(
+    for option, points, cards_mask in declaration_options(
         state.hands[seat],
         card,
         state.declared_suits[seat],
         state.quinte_declared[seat],
         state.trump,
-    )
-    if all(k != kind for k, _, _ in options):
-        return "declaration_not_held"
-    return None
+    ):
+        if option == kind:
+            return points, cards_mask
+    return "declaration_not_held"
 
 
 def why_illegal(state: State, seat: int, action: Action) -> str | None:
@@ -495,22 +674,27 @@ def why_illegal(state: State, seat: int, action: Action) -> str | None:
     >>> why_illegal(s, 1, Action.parse("AS")), why_illegal(s, 0, Action.parse("7C"))
     ('not_your_turn', 'card_not_in_hand')
     """
-    decoded = _decode(action)
+    action_code = action.code if type(action) is Action else -1
     if state.to_act is None:
         return "deal_over"
-    if decoded is None:
+    if action_code < 0:
         return "unknown_action"
     if state.to_act != seat:
         return "not_your_turn"
-    verb, card, kind = decoded
-    if verb == 1:
+    if action_code == _SWAP_CODE:
         return None if swap_allowed(state, seat) else "swap_not_allowed"
-    if verb == 2:
+    if action_code == _CONTINUE_CODE:
         return None if state.prompt else "no_prompt"
+    card = action_code >> 3
+    kind = action_code & 7
     refusal = card_refusal(state, seat, card)
     if refusal is not None or kind == PLAIN:
         return refusal
-    return _declaration_refusal(state, seat, card, kind)
+    declaration = _declaration(state, seat, card, kind)
+    return declaration if isinstance(declaration, str) else None
+
+
+# --- apply ------------------------------------------------------------------------------------
 
 
 def apply(state: State, action: Action) -> State:
@@ -519,151 +703,150 @@ def apply(state: State, action: Action) -> State:
     Raises :class:`veillee.games.IllegalAction` with the reason code of :func:`why_illegal` when
     the action is not legal; ``state`` itself never changes (it is immutable).
     """
+    (
+        dealer, trump, hands, talon, turn_up, k, leader, trick, seat, prompt, piles, tricks,
+        declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+    ) = state  # fmt: skip
+    action_code = action.code if type(action) is Action else -1
+    if seat is None or prompt or not 0 <= action_code < _SWAP_CODE:
+        return _apply_other(state, action)
+    card = action_code >> 3
+    hand = hands[seat]
+    bit = _BIT[card]
+    if not hand & bit:
+        raise IllegalAction("card_not_in_hand")
+    if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) >> card & 1:
+        raise IllegalAction(follow_refusal(hand, trick[0], trump, card))
+    kind = action_code & 7
+    made = declarations  # the declarations before this play
+    if kind:
+        declaration = _declaration(state, seat, card, kind)
+        if isinstance(declaration, str):
+            raise IllegalAction(declaration)
+        # The points are credited at once (§5.2); one declaration per suit, one quinte.
+        suit = -1 if kind == QUINTE else card >> 3
+        declarations = (*made, (seat, kind, suit, *declaration, k, card))
+        if kind == QUINTE:
+            quinte_declared = (
+                (True, quinte_declared[1]) if seat == 0 else (quinte_declared[0], True)
+            )
+        else:
+            mask = declared_suits[seat] | 1 << suit
+            declared_suits = (mask, declared_suits[1]) if seat == 0 else (declared_suits[0], mask)
+    hand ^= bit
+    if not trick:  # the lead
+        other = 1 - seat
+        to_act: int | None = other
+        # §9: a chouine ends the partie, unless the other seat holds the trump chouine and may
+        # still declare it: then it is asked to play.
+        if kind == CHOUINE and not chouine_answerable(
+            card >> 3, hands[other], declared_suits[other], trump
+        ):
+            to_act, chouine = None, seat
+        return _state(
+            State,
+            (
+                dealer, trump, (hand, hands[1]) if seat == 0 else (hands[0], hand), talon,
+                turn_up, k, leader, (card,), to_act, False, piles, tricks, declarations,
+                declared_suits, quinte_declared, taken, drawn, chouine,
+            ),
+        )  # fmt: skip
+    lead = trick[0]
+    if kind == CHOUINE or (made and made[-1][1] == CHOUINE):
+        # §9: the follower's chouine wins; so does the leader's (the last declaration while
+        # the partie runs) when the follower does not answer it with the trump chouine.
+        return _state(
+            State,
+            (
+                dealer, trump, (hand, hands[1]) if seat == 0 else (hands[0], hand), talon,
+                turn_up, k, leader, (lead, card), None, False, piles, tricks, declarations,
+                declared_suits, quinte_declared, taken, drawn, seat if kind == CHOUINE else leader,
+            ),
+        )  # fmt: skip
+    # The trick is complete (§4.1): the winner takes it, then both draw while the talon lasts.
+    winner = seat if beats(lead, card, trump) else leader
+    won = _BIT[lead] | bit
+    piles = (piles[0] | won, piles[1]) if winner == 0 else (piles[0], piles[1] | won)
+    # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below
+    tricks = tricks + ((leader, lead, card, winner),)  # noqa: RUF005
+    if k > 11:
+        return _state(
+            State,
+            (
+                dealer, trump, (hand, hands[1]) if seat == 0 else (hands[0], hand), talon,
+                turn_up, k + (k < 16), winner, (), None if k == 16 else winner, False, piles,
+                tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+            ),
+        )  # fmt: skip
+    # Tricks 1–11 (§4.2): the winner draws the top card, the loser the next one (at trick 11
+    # the turn-up).
+    first = talon[0]
+    if k < 11:
+        second = talon[1]
+        talon = talon[2:]
+    else:
+        second = turn_up
+        talon = ()
+        turn_up = -1
+        taken = (*taken, (1 - winner, second, DRAW))
+    if seat == 0:
+        a, b = hand, hands[1]
+    else:
+        a, b = hands[0], hand
+    if winner == 0:
+        hands = (a | _BIT[first], b | _BIT[second])
+        drawn = (drawn[0] + (first,), drawn[1] + (second,))
+    else:
+        hands = (a | _BIT[second], b | _BIT[first])
+        drawn = (drawn[0] + (second,), drawn[1] + (first,))
+    to_act = winner
+    prompt = False
+    if k == 10:
+        # §6: the last chance to swap; the loser of trick 10 is asked first, unless the seven
+        # is already the turn-up or played.
+        seven = 8 * trump + SEVEN
+        if turn_up != seven and not ((piles[0] | piles[1]) >> seven) & 1:
+            prompt = True
+            to_act = 1 - winner
+    return _state(
+        State,
+        (
+            dealer, trump, hands, talon, turn_up, k + 1, winner, (), to_act, prompt, piles,
+            tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+        ),
+    )  # fmt: skip
+
+
+def _apply_other(state: State, action: Action) -> State:
+    """:func:`apply` of a swap, of the answer to the prompt, or of a refused action."""
     seat = state.to_act
     reason = why_illegal(state, -1 if seat is None else seat, action)
     if reason is not None:
         raise IllegalAction(reason)
     assert seat is not None
-    verb, card, kind = _decode(action) or (0, -1, 0)
-    if verb == 1:
-        return _swap(state, seat)
-    if verb == 2:
-        return state._replace(prompt=False, to_act=state.leader)
-    return _play(state, seat, card, kind)
+    (
+        dealer, trump, hands, talon, turn_up, k, leader, trick, _, prompt, piles, tricks,
+        declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+    ) = state  # fmt: skip
+    if action.code == _SWAP_CODE:
+        # §6: the seven of trumps for the turn-up; at the prompt the swap also answers it.
+        seven = 8 * trump + SEVEN
+        hand = hands[seat] & ~(1 << seven) | 1 << turn_up
+        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+        taken = (*taken, (seat, turn_up, SWAP))
+        turn_up = seven
+    # After the prompt (answered by a swap or "continue") the leader of trick 11 acts.
+    return _state(
+        State,
+        (
+            dealer, trump, hands, talon, turn_up, k, leader, trick, leader if prompt else seat,
+            False, piles, tricks, declarations, declared_suits, quinte_declared, taken, drawn,
+            chouine,
+        ),
+    )  # fmt: skip
 
 
-def _swap(state: State, seat: int) -> State:
-    seven = 8 * state.trump + SEVEN
-    hands = list(state.hands)
-    hands[seat] = hands[seat] & ~(1 << seven) | 1 << state.turn_up
-    return state._replace(
-        hands=(hands[0], hands[1]),
-        turn_up=seven,
-        taken_turn_ups=(*state.taken_turn_ups, (seat, state.turn_up, SWAP)),
-        # A swap at the prompt answers it: the leader of trick 11 acts next.
-        prompt=False,
-        to_act=state.leader if state.prompt else seat,
-    )
-
-
-def _play(state: State, seat: int, card: int, kind: int) -> State:
-    hands = list(state.hands)
-    hand = hands[seat]
-    hands[seat] = hand & ~(1 << card)
-    declarations = state.declarations
-    declared_suits = state.declared_suits
-    quinte_declared = state.quinte_declared
-    if kind != PLAIN:
-        _, points, combo = next(
-            o
-            for o in declaration_options(
-                hand, card, declared_suits[seat], quinte_declared[seat], state.trump
-            )
-            if o[0] == kind
-        )
-        suit = -1 if kind == QUINTE else card >> 3
-        declarations = (
-            *declarations,
-            (seat, kind, suit, points, combo, state.trick_number, card),
-        )
-        if kind == QUINTE:
-            q = list(quinte_declared)
-            q[seat] = True
-            quinte_declared = (q[0], q[1])
-        else:
-            d = list(declared_suits)
-            d[seat] |= 1 << suit
-            declared_suits = (d[0], d[1])
-    after = state._replace(
-        hands=(hands[0], hands[1]),
-        trick=(*state.trick, card),
-        declarations=declarations,
-        declared_suits=declared_suits,
-        quinte_declared=quinte_declared,
-    )
-    other = 1 - seat
-    if not state.trick:  # the lead
-        if kind == CHOUINE:
-            if card >> 3 != state.trump and can_declare_trump_chouine(
-                state.hands[other], declared_suits[other], state.trump
-            ):
-                # §9: only the trump chouine can beat it; its holder is asked to play.
-                return after._replace(to_act=other)
-            return after._replace(to_act=None, chouine=seat)
-        return after._replace(to_act=other)
-    if kind == CHOUINE:
-        return after._replace(to_act=None, chouine=seat)
-    if _lead_declaration(state) == CHOUINE:
-        return after._replace(to_act=None, chouine=state.leader)
-    return _complete_trick(after)
-
-
-def _lead_declaration(state: State) -> int:
-    """Kind declared with the lead card of the open trick (PLAIN if none)."""
-    for d in reversed(state.declarations):
-        if d[5] != state.trick_number:
-            break
-        if d[0] == state.leader:
-            return d[1]
-    return PLAIN
-
-
-def _complete_trick(state: State) -> State:
-    """Resolve the full open trick, then draw (tricks 1–11) and prompt (after trick 10)."""
-    lead, follow = state.trick
-    leader = state.leader
-    winner = 1 - leader if beats(lead, follow, state.trump) else leader
-    loser = 1 - winner
-    piles = list(state.piles)
-    piles[winner] |= 1 << lead | 1 << follow
-    tricks = (*state.tricks, (leader, lead, follow, winner))
-    k = state.trick_number
-    if k == 16:
-        return state._replace(
-            trick=(), piles=(piles[0], piles[1]), tricks=tricks, to_act=None, leader=winner
-        )
-    hands = list(state.hands)
-    drawn = [state.drawn[0], state.drawn[1]]
-    talon = state.talon
-    turn_up = state.turn_up
-    taken = state.taken_turn_ups
-    if k <= 11:
-        first = talon[0]
-        second = talon[1] if k < 11 else turn_up
-        hands[winner] |= 1 << first
-        hands[loser] |= 1 << second
-        drawn[winner] = (*drawn[winner], first)
-        drawn[loser] = (*drawn[loser], second)
-        if k < 11:
-            talon = talon[2:]
-        else:
-            talon = ()
-            turn_up = -1
-            taken = (*taken, (loser, second, DRAW))
-    to_act = winner
-    prompt = False
-    if k == 10:
-        seven = 8 * state.trump + SEVEN
-        if turn_up != seven and not ((piles[0] | piles[1]) >> seven) & 1:
-            prompt = True
-            to_act = loser
-    return state._replace(
-        hands=(hands[0], hands[1]),
-        talon=talon,
-        turn_up=turn_up,
-        trick_number=k + 1,
-        leader=winner,
-        trick=(),
-        to_act=to_act,
-        prompt=prompt,
-        piles=(piles[0], piles[1]),
-        tricks=tricks,
-        taken_turn_ups=taken,
-        drawn=(drawn[0], drawn[1]),
-    )
-
-
-def declaration_points(state: State) -> tuple[int, int]:
+def declaration_totals(state: State) -> tuple[int, int]:
     """Points of each seat's declarations so far (credited at once, rules §5.2)."""
     pts = [0, 0]
     for d in state.declarations:
@@ -702,8 +885,8 @@ def outcome(state: State) -> dict[str, object] | None:
         }
     card_points = [sum(POINTS[c] for c in cards_in(p)) for p in state.piles]
     dix = state.tricks[-1][3]
-    decl = declaration_points(state)
-    totals = [card_points[i] + decl[i] + (10 if dix == i else 0) for i in (0, 1)]
+    decl = declaration_totals(state)
+    totals = [card_points[i] + decl[i] + (DIX_DE_DER if dix == i else 0) for i in (0, 1)]
     winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
     return {
         "winner": winner,
@@ -718,7 +901,6 @@ def outcome(state: State) -> dict[str, object] | None:
 def to_json(state: State) -> dict[str, object]:
     """The state as plain JSON types (card codes, lists, ints); :func:`from_json` inverts it."""
     return {
-        "game": "chouine",
         "dealer": state.dealer,
         "trump": SUIT_LETTERS[state.trump],
         "hands": [code_list(h) for h in state.hands],

@@ -6,7 +6,7 @@ duplicate best-of-5 matches (the same deck sequence twice, seats swapped) agains
 and prints the partie and match win rates and the parties played per second.
 
 Every player decides from ``observation(state, seat)`` only, through the computer-player contract
-``choose(observation, legal_actions, rng) -> Action`` (docs/match-contract.md).
+``choose(observation, legal_actions, rng) -> Action`` (docs/game-contract.md).
 """
 
 from __future__ import annotations
@@ -19,15 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from veillee.cards import PIQUET_32, shuffled
-from veillee.games.chouine import bot, match, rules
+from veillee.games.chouine import bot, match, rules, solver
 from veillee.games.chouine import views as chouine_views
 from veillee.games.chouine.rules import Action, State
 
 Player = Callable[[Mapping[str, Any], Sequence[Action], random.Random], Action]
 """A computer player: ``choose(observation, legal_actions, rng) -> Action``."""
-
-_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
-_STRENGTH = {r: i + 1 for i, r in enumerate("789JQKTA")}
 
 
 def random_player(
@@ -39,13 +36,7 @@ def random_player(
 
 def _cheapness(card: str, trump: str) -> tuple[int, int, int]:
     # Fewest points first, non-trumps before trumps, then the weakest.
-    return (_POINTS[card[0]], card[1] == trump, _STRENGTH[card[0]])
-
-
-def _beats(lead: str, follow: str, trump: str) -> bool:
-    if follow[1] == lead[1]:
-        return _STRENGTH[follow[0]] > _STRENGTH[lead[0]]
-    return follow[1] == trump
+    return (bot.card_points(card), card[1] == trump, bot.strength(card))
 
 
 def greedy_player(
@@ -70,11 +61,11 @@ def greedy_player(
     for text in by_text:
         parts = text.split()
         kind = parts[1] if len(parts) > 1 else None
-        pts = bot.declaration_points(kind, parts[0][1], trump)
+        pts = bot.declaration_value(kind, parts[0], trump)
         if parts[0] not in best or pts > best[parts[0]][0]:
             best[parts[0]] = (pts, text)
     for pts, text in best.values():
-        if pts >= bot.declaration_points("chouine", "S", trump):
+        if pts >= solver.CHOUINE:
             return by_text[text]
     cards = sorted(best, key=lambda c: _cheapness(c, trump))
     trick = obs["trick"]
@@ -84,17 +75,17 @@ def greedy_player(
     def pick(card: str) -> Action:
         return by_text[best[card][1]]
 
-    winners = [c for c in cards if lead is not None and _beats(lead, c, trump)]
+    winners = [c for c in cards if lead is not None and bot.beats(lead, c, trump)]
     if phase2:
         if winners:
             return pick(winners[0])
         return pick(cards[0])
-    if lead is not None and lead[0] in "AT" and winners:
+    if lead is not None and bot.is_brisque(lead) and winners:
         return pick(winners[0])
     declaring = [c for c in cards if best[c][0] > 0]
     if declaring:
-        return pick(max(declaring, key=lambda c: (best[c][0], -_POINTS[c[0]])))
-    plain = [c for c in cards if c[1] != trump and c[0] not in "AT"]
+        return pick(max(declaring, key=lambda c: (best[c][0], -bot.card_points(c))))
+    plain = [c for c in cards if c[1] != trump and not bot.is_brisque(c)]
     return pick(plain[0] if plain else cards[0])
 
 
@@ -142,7 +133,7 @@ def play_match(
 ) -> tuple[match.Match, int]:
     """A best-of-5 match through the match contract, whose ``i``-th partie (0-based, ties
     included) is dealt from ``decks(i)``; returns the finished match and the parties played."""
-    m = match.start_match(rules.deal(decks(0), dealer=first_dealer), best_of=5)
+    m = match.start_match(rules.deal(decks(0), dealer=first_dealer), {"best_of": 5})
     count = 1
     while True:
         seat = match.to_act(m)
@@ -155,7 +146,7 @@ def play_match(
         legal = match.legal_actions(m)
         player = players[seat]
         obs: Mapping[str, Any] = (
-            {} if player is random_player else chouine_views.observation(m.state, seat)
+            {} if player is random_player else chouine_views.observation(m.deal, seat)
         )
         m = match.apply(m, player(obs, legal, rng))
 

@@ -6,10 +6,10 @@ gone each seat knows the other's hand exactly (``opponent_known + unseen`` in th
 docs/chouine-views.md), so the rest of the partie is a game of perfect information: this module
 searches every way it can go with alpha-beta, move ordering and a transposition table.
 
-Representation: a card is an index ``8 * suit + (strength - 1)`` with suits in the order
-``S H D C`` and strengths ``7 8 9 J Q K T A`` = 1..8, so inside a suit a higher index is a
-stronger card; a hand is a 32-bit mask. A seat's declarations are a mask: bit ``s`` for each suit
-``s`` declared, bit 4 once a quinte is declared.
+Cards, hands and every rule (follow duties, who wins a trick, what a card may declare and what it
+scores) are those of :mod:`veillee.games.chouine.rules`: a card is an int, a hand a 32-bit mask.
+The solver's own bookkeeping is a seat's declarations as one mask: bit ``s`` for each suit ``s``
+declared, bit 4 once a quinte is declared.
 
 The value searched is the final point difference (the searching seat's total minus the other's,
 counting only what is still to come). Winning the partie then maximising the margin is the same
@@ -37,101 +37,64 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-SUIT_ORDER = "SHDC"
-RANK_ORDER = "789JQKTA"
-"""Ranks weakest first: the position is the strength minus one (rules §1)."""
+from veillee.games.chouine import rules
+from veillee.games.chouine.rules import (
+    DIX_DE_DER,
+    KINDS,
+    POINTS,
+    QUINTE,
+    SUIT_LETTERS,
+    beats,
+    card_of,
+    chouine_answerable,
+    code,
+    declaration_options,
+    legal_cards,
+    mask_of,
+)
 
 CHOUINE = 1000
 """Value of a chouine: above any possible point difference."""
 
-_POINTS_BY_RANK = (0, 0, 0, 2, 3, 4, 10, 11)
-POINTS: tuple[int, ...] = tuple(_POINTS_BY_RANK[i & 7] for i in range(32))
-"""Card points of each card index (rules §1)."""
-
-SUIT_MASKS: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
-BRISQUES: int = sum((1 << (8 * s + 7)) | (1 << (8 * s + 6)) for s in range(4))
 QUINTE_BIT = 1 << 4
-
-_J, _Q, _K, _T, _A = 3, 4, 5, 6, 7
-# The suit combinations, largest first, as rank masks inside one suit, with their plain points.
-_MARIAGE = (1 << _K) | (1 << _Q)
-_TIERCE = _MARIAGE | (1 << _J)
-_QUATERON = _TIERCE | (1 << _A)
-_CHOUINE = _QUATERON | (1 << _T)
-_SUIT_COMBINATIONS = (
-    ("quateron", _QUATERON, 40),
-    ("tierce", _TIERCE, 30),
-    ("mariage", _MARIAGE, 20),
-)
-
-
-def card_index(code: str) -> int:
-    """Index of a card code (``"AH"`` -> 15). Raises ValueError for a code not in the pack."""
-    return 8 * SUIT_ORDER.index(code[1]) + RANK_ORDER.index(code[0])
-
-
-def card_code(index: int) -> str:
-    """Card code of an index (15 -> ``"AH"``)."""
-    return RANK_ORDER[index & 7] + SUIT_ORDER[index >> 3]
-
-
-def mask_of(cards: Iterable[str]) -> int:
-    """The hand mask holding the given card codes."""
-    m = 0
-    for c in cards:
-        m |= 1 << card_index(c)
-    return m
-
-
-def cards_of(mask: int) -> list[str]:
-    """The card codes of a mask, in index order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(card_code(low.bit_length() - 1))
-        mask ^= low
-    return out
+_JACK = 3
+"""Rank index of the jack: no card below it carries a declaration (rules §5.1)."""
 
 
 def declared_mask(suits: Iterable[str], quinte: bool) -> int:
     """The declarations mask of a seat from its declared suits and quinte flag."""
     m = QUINTE_BIT if quinte else 0
     for s in suits:
-        m |= 1 << SUIT_ORDER.index(s)
+        m |= 1 << SUIT_LETTERS.index(s)
     return m
 
 
-def legal_follows(hand: int, lead: int, trump: int) -> int:
-    """Mask of the cards of ``hand`` that may follow ``lead`` in phase 2 (rules §4.3).
+def open_chouine(hand: int, declared: int) -> int:
+    """The suit of the chouine ``hand`` is, if that suit is still undeclared, else -1 (§9)."""
+    s = rules.chouine_suit(hand)
+    return s if s >= 0 and not declared >> s & 1 else -1
 
-    >>> cards_of(legal_follows(mask_of(["7H", "AH", "QS", "9D"]), card_index("KH"), 1))  # C1
-    ['AH']
+
+def declaration_choices(
+    hand: int, card: int, declared: int, trump: int
+) -> list[tuple[str | None, int, int]]:
+    """Every way to play ``card`` from ``hand`` (rules §5): ``(kind, points, declarations mask
+    after)``, the plain play first, then :func:`~veillee.games.chouine.rules.declaration_options`
+    in its order. A chouine has points ``CHOUINE``.
+
+    >>> [k for k, _, _ in declaration_choices(mask_of(["KD", "QD", "JD"]), card_of("QD"), 0, 0)]
+    [None, 'tierce', 'mariage']
     """
-    ls = lead >> 3
-    same = hand & SUIT_MASKS[ls]
-    if same:
-        if ls == trump:
-            higher = same & ~((2 << lead) - 1)
-            return higher or same
-        return same
-    trumps = hand & SUIT_MASKS[trump]
-    return trumps or hand
-
-
-def follower_wins(lead: int, follow: int, trump: int) -> bool:
-    """True when ``follow`` beats ``lead`` (rules §4.1)."""
-    fs = follow >> 3
-    if fs == lead >> 3:
-        return follow > lead
-    return fs == trump
-
-
-def has_chouine(hand: int, declared: int) -> int:
-    """The suit of a chouine held in an undeclared suit, or -1 (rules §9)."""
-    for s in range(4):
-        if not declared & (1 << s) and (hand >> (8 * s)) & _CHOUINE == _CHOUINE:
-            return s
-    return -1
+    out: list[tuple[str | None, int, int]] = [(None, 0, declared)]
+    for kind, points, _ in declaration_options(
+        hand, card, declared & 15, bool(declared & QUINTE_BIT), trump
+    ):
+        if kind == QUINTE:
+            out.append((KINDS[kind], points, declared | QUINTE_BIT))
+        else:
+            after = declared | 1 << (card >> 3)
+            out.append((KINDS[kind], CHOUINE if kind == rules.CHOUINE else points, after))
+    return out
 
 
 def best_declaration(hand: int, card: int, declared: int, trump: int) -> tuple[str | None, int]:
@@ -139,36 +102,41 @@ def best_declaration(hand: int, card: int, declared: int, trump: int) -> tuple[s
 
     A chouine is reported with points ``CHOUINE``; ``(None, 0)`` when the card carries nothing.
 
-    >>> best_declaration(mask_of(["AD", "KD", "QD", "JD", "7C"]), card_index("KD"), 0, 0)  # C11
+    >>> best_declaration(mask_of(["AD", "KD", "QD", "JD", "7C"]), card_of("KD"), 0, 0)  # C11
     ('quateron', 40)
     """
-    s = card >> 3
-    r = card & 7
-    if r >= _J and not declared & (1 << s):
-        ranks = (hand >> (8 * s)) & 0xFF
-        if ranks & _CHOUINE == _CHOUINE:
-            return "chouine", CHOUINE
-        for kind, combo, points in _SUIT_COMBINATIONS:
-            if ranks & combo == combo and combo & (1 << r):
-                return kind, points * 2 if s == trump else points
-    if (
-        r >= _T
-        and not declared & QUINTE_BIT
-        and (hand & BRISQUES).bit_count() >= 5
-        and (hand >> card) & 1
-    ):
-        return "quinte", 50
-    return None, 0
+    kind, points, _ = _declare(hand, card, declared, trump)
+    return kind, points
 
 
-def _declare(hand: int, card: int, declared: int, trump: int) -> tuple[int, int]:
-    """(points, new declarations mask) of ``card`` played with its best declaration."""
-    kind, points = best_declaration(hand, card, declared, trump)
-    if kind is None:
-        return 0, declared
-    if kind == "quinte":
-        return points, declared | QUINTE_BIT
-    return points, declared | (1 << (card >> 3))
+_DECLARE_CACHE: dict[int, tuple[str | None, int, int]] = {}
+
+
+def _declare(hand: int, card: int, declared: int, trump: int) -> tuple[str | None, int, int]:
+    """``card`` played with its best declaration: (kind, points, new declarations mask). A phase-2
+    hand holds at most five cards, so a quinte and a suit combination never compete and the
+    first option (a chouine first, then by points) is the best. Memoized: the search asks the
+    same questions many times."""
+    if card & 7 < _JACK:
+        return None, 0, declared
+    key = (hand << 5 | declared) << 7 | card << 2 | trump
+    found = _DECLARE_CACHE.get(key)
+    if found is not None:
+        return found
+    options = declaration_options(hand, card, declared & 15, bool(declared & QUINTE_BIT), trump)
+    if not options:
+        found = (None, 0, declared)
+    else:
+        kind, points, _ = options[0]
+        if kind == QUINTE:
+            found = (KINDS[kind], points, declared | QUINTE_BIT)
+        else:
+            points = CHOUINE if kind == rules.CHOUINE else points
+            found = (KINDS[kind], points, declared | 1 << (card >> 3))
+    if len(_DECLARE_CACHE) > 200_000:
+        _DECLARE_CACHE.clear()
+    _DECLARE_CACHE[key] = found
+    return found
 
 
 _ORDER_CACHE: dict[int, tuple[int, ...]] = {}
@@ -200,25 +168,31 @@ class _Search:
     def __init__(self, trump: int) -> None:
         self.trump = trump
         self.table: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+        self.replies: dict[tuple[int, int, int], tuple[tuple[int, int, int, bool, int], ...]] = {}
         self.nodes = 0
 
+    def lead_trick_12(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
+        """:meth:`lead` at the start of trick 12, the five-card hands, where a chouine held by
+        either seat ends the partie at once (rules §9): the leader declares its chouine with its
+        lead, the follower its own with its answer."""
+        cs = open_chouine(hl, dl)
+        if cs >= 0:
+            return -CHOUINE if chouine_answerable(cs, hf, df & 15, self.trump) else CHOUINE
+        if open_chouine(hf, df) >= 0:
+            return -CHOUINE
+        return self.lead(hl, hf, dl, df, alpha, beta)
+
     def lead(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
-        """Future value for the leader with hands ``hl``/``hf`` and declarations ``dl``/``df``."""
+        """Future value for the leader with hands ``hl``/``hf`` of four cards or fewer and
+        declarations ``dl``/``df``."""
         self.nodes += 1
         trump = self.trump
         if not hl & (hl - 1):
             # Last trick: one card each, nothing left to declare with; dix de der to its winner.
             lc = hl.bit_length() - 1
             fc = hf.bit_length() - 1
-            pts = POINTS[lc] + POINTS[fc] + 10
-            return -pts if follower_wins(lc, fc, trump) else pts
-        if hl.bit_count() == 5:
-            cs = has_chouine(hl, dl)
-            fcs = has_chouine(hf, df)
-            if cs >= 0:
-                return -CHOUINE if cs != trump and fcs == trump else CHOUINE
-            if fcs >= 0:
-                return -CHOUINE
+            pts = POINTS[lc] + POINTS[fc] + DIX_DE_DER
+            return -pts if beats(lc, fc, trump) else pts
         key = (hl, hf, dl, df)
         entry = self.table.get(key)
         first = -1
@@ -228,8 +202,11 @@ class _Search:
                 return lo
             if hi <= alpha or lo == hi:
                 return hi
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
+            # (conditionals rather than max/min: this is the search's innermost path)
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
         alpha0, beta0 = alpha, beta
         best = -CHOUINE - 1
         best_card = -1
@@ -253,8 +230,10 @@ class _Search:
         else:
             lo = hi = best
         if entry is not None:
-            lo = max(lo, entry[0])
-            hi = min(hi, entry[1])
+            if entry[0] > lo:
+                lo = entry[0]
+            if entry[1] < hi:
+                hi = entry[1]
         self.table[key] = (lo, hi, best_card)
         return best
 
@@ -266,19 +245,24 @@ class _Search:
         if not hl2:
             # The last trick, one card each: no combination, the dix de der to its winner.
             fc = hf.bit_length() - 1
-            pts = POINTS[lc] + POINTS[fc] + 10
-            return -pts if follower_wins(lc, fc, trump) else pts
-        pl, dl2 = _declare(hl, lc, dl, trump) if lc & 7 >= _J else (0, dl)
+            pts = POINTS[lc] + POINTS[fc] + DIX_DE_DER
+            return -pts if beats(lc, fc, trump) else pts
+        # (testing the rank before the call spares the search a call for low cards)
+        if lc & 7 >= _JACK:
+            _, pl, dl2 = _declare(hl, lc, dl, trump)
+        else:
+            pl, dl2 = 0, dl
         worst = CHOUINE + 1
-        for fc in _ordered(legal_follows(hf, lc, trump)):
-            pf, df2 = _declare(hf, fc, df, trump) if fc & 7 >= _J else (0, df)
-            hf2 = hf & ~(1 << fc)
-            bound = min(beta, worst)
-            if follower_wins(lc, fc, trump):
-                base = pl - pf - POINTS[lc] - POINTS[fc]
+        replies = self.replies.get((hf, df, lc))
+        if replies is None:
+            replies = self._replies(hf, df, lc)
+        for hf2, pf, df2, wins, pts in replies:
+            bound = beta if beta < worst else worst
+            if wins:
+                base = pl - pf - pts
                 v = base - self.lead(hf2, hl2, df2, dl2, base - bound, base - alpha)
             else:
-                base = pl - pf + POINTS[lc] + POINTS[fc]
+                base = pl - pf + pts
                 v = base + self.lead(hl2, hf2, dl2, df2, alpha - base, bound - base)
             if v < worst:
                 worst = v
@@ -286,18 +270,35 @@ class _Search:
                     break
         return worst
 
+    def _replies(self, hf: int, df: int, lc: int) -> tuple[tuple[int, int, int, bool, int], ...]:
+        """The follower's answers to ``lc``, strongest first: (hand after, points of its best
+        declaration, declarations after, True if it wins the trick, card points of the trick).
+        They do not depend on the leader's hand: kept for the rest of the search."""
+        trump = self.trump
+        replies = []
+        for fc in _ordered(legal_cards(hf, lc, trump, True)):
+            if fc & 7 >= _JACK:
+                _, pf, df2 = _declare(hf, fc, df, trump)
+            else:
+                pf, df2 = 0, df
+            replies.append(
+                (hf & ~(1 << fc), pf, df2, beats(lc, fc, trump), POINTS[lc] + POINTS[fc])
+            )
+        found = self.replies[hf, df, lc] = tuple(replies)
+        return found
+
     def follow(
         self, lc: int, hl2: int, hf: int, dl2: int, df: int, fc: int, alpha: int, beta: int
     ) -> int:
         """The follower's value of answering lead ``lc`` (already out of the leader's hand
         ``hl2``, its declaration already scored) with ``fc`` and its best declaration;
         fail-soft outside ``(alpha, beta)``."""
-        pf, df2 = _declare(hf, fc, df, self.trump)
+        _, pf, df2 = _declare(hf, fc, df, self.trump)
         hf2 = hf & ~(1 << fc)
         pts = POINTS[lc] + POINTS[fc]
-        wins = follower_wins(lc, fc, self.trump)
+        wins = beats(lc, fc, self.trump)
         if not hf2:
-            pts += 10
+            pts += DIX_DE_DER
             return pf + pts if wins else pf - pts
         if wins:
             c = pf + pts
@@ -337,12 +338,12 @@ class Endgame:
         if i_lead == (lead is not None):
             raise ValueError("give a lead card exactly when the other seat leads")
         return cls(
-            SUIT_ORDER.index(trump),
+            SUIT_LETTERS.index(trump),
             mask_of(mine),
             mask_of(theirs),
             my_declared,
             their_declared,
-            None if lead is None else card_index(lead),
+            None if lead is None else card_of(lead),
         )
 
 
@@ -377,8 +378,9 @@ def solve(endgame: Endgame, *, exact: bool = False) -> Solution:
         for lc in _ordered(endgame.mine):
             kind, _ = best_declaration(endgame.mine, lc, endgame.my_declared, trump)
             if kind == "chouine":
-                theirs_chouine = has_chouine(endgame.theirs, endgame.their_declared)
-                lost = lc >> 3 != trump and theirs_chouine == trump
+                lost = chouine_answerable(
+                    lc >> 3, endgame.theirs, endgame.their_declared & 15, trump
+                )
                 values[lc] = -CHOUINE if lost else CHOUINE
             else:
                 alpha = -big if exact else best - 1
@@ -390,7 +392,7 @@ def solve(endgame: Endgame, *, exact: bool = False) -> Solution:
     else:
         lc = endgame.lead
         hl2 = endgame.theirs
-        for fc in _ordered(legal_follows(endgame.mine, lc, trump)):
+        for fc in _ordered(legal_cards(endgame.mine, lc, trump, True)):
             kind, _ = best_declaration(endgame.mine, fc, endgame.my_declared, trump)
             if kind == "chouine":
                 values[fc] = CHOUINE
@@ -406,10 +408,10 @@ def solve(endgame: Endgame, *, exact: bool = False) -> Solution:
     chosen = min((c for c, v in values.items() if v == best), key=lambda c: (POINTS[c], c & 7, c))
     kind, _ = best_declaration(endgame.mine, chosen, endgame.my_declared, trump)
     return Solution(
-        card_code(chosen),
+        code(chosen),
         kind,
         best,
-        {card_code(c): v for c, v in values.items()},
+        {code(c): v for c, v in values.items()},
         search.nodes,
     )
 
@@ -419,7 +421,7 @@ def settled_margin(obs: Mapping[str, Any], me: int) -> int:
     plus every declaration made so far (rules §7), from the observation only."""
     settled = 0
     for done in obs["tricks"]:
-        pts = sum(POINTS[card_index(p["card"])] for p in done["cards"])
+        pts = sum(POINTS[card_of(p["card"])] for p in done["cards"])
         settled += pts if done["winner"] == me else -pts
     for seat, decls in enumerate(obs["declarations"]):
         for d in decls:
@@ -449,12 +451,12 @@ def endgame_from_observation(obs: Mapping[str, Any]) -> tuple[Endgame, int]:
         lead = trick[0]["card"]
     settled = settled_margin(obs, me)
     endgame = Endgame(
-        SUIT_ORDER.index(obs["trump"]),
+        SUIT_LETTERS.index(obs["trump"]),
         mask_of(obs["hand"]),
         mask_of(theirs),
         declared_mask(obs["declared_suits"][me], obs["quinte_declared"][me]),
         declared_mask(obs["declared_suits"][them], obs["quinte_declared"][them]),
-        None if lead is None else card_index(lead),
+        None if lead is None else card_of(lead),
     )
     return endgame, settled
 
@@ -474,30 +476,6 @@ def utility(diff: int) -> int:
     if diff < 0:
         return diff - WIN_BONUS
     return 0
-
-
-def declaration_choices(
-    hand: int, card: int, declared: int, trump: int
-) -> list[tuple[str | None, int, int]]:
-    """Every way to play ``card`` from ``hand`` (rules §5): ``(kind, points, declarations mask
-    after)``, the plain play first. A chouine has points ``CHOUINE``.
-
-    >>> [k for k, _, _ in declaration_choices(mask_of(["KD", "QD", "JD"]), card_index("QD"), 0, 0)]
-    [None, 'tierce', 'mariage']
-    """
-    out: list[tuple[str | None, int, int]] = [(None, 0, declared)]
-    s = card >> 3
-    r = card & 7
-    if r >= _J and not declared & (1 << s):
-        ranks = (hand >> (8 * s)) & 0xFF
-        if hand == _CHOUINE << (8 * s):
-            out.append(("chouine", CHOUINE, declared | (1 << s)))
-        for kind, combo, points in _SUIT_COMBINATIONS:
-            if ranks & combo == combo and combo & (1 << r):
-                out.append((kind, points * 2 if s == trump else points, declared | (1 << s)))
-    if r >= _T and not declared & QUINTE_BIT and (hand & BRISQUES).bit_count() >= 5:
-        out.append(("quinte", 50, declared | QUINTE_BIT))
-    return out
 
 
 @dataclass(frozen=True)
@@ -543,13 +521,13 @@ def solve_last_draw(pos: LastDraw) -> dict[tuple[str, str | None], float]:
         # My future difference from the end of trick 11 on, trick points included; exact when
         # below ``below``, otherwise only known to be at least ``below``.
         pts = POINTS[lc] + POINTS[fc]
-        if follower_wins(lc, fc, trump) != i_lead:
+        if beats(lc, fc, trump) != i_lead:
             mine |= 1 << talon_card
             theirs |= 1 << pos.turn_up
-            return pts + search.lead(mine, theirs, my_d, their_d, -big, below - pts)
+            return pts + search.lead_trick_12(mine, theirs, my_d, their_d, -big, below - pts)
         mine |= 1 << pos.turn_up
         theirs |= 1 << talon_card
-        return -pts - search.lead(theirs, mine, their_d, my_d, -below - pts, big)
+        return -pts - search.lead_trick_12(theirs, mine, their_d, my_d, -below - pts, big)
 
     for mc in _ordered(pos.mine):
         mine2 = pos.mine & ~(1 << mc)
@@ -569,9 +547,7 @@ def solve_last_draw(pos: LastDraw) -> dict[tuple[str, str | None], float]:
                     # the worst found so far is cut off by the search window.
                     worst = 4 * big
                     # Replies that take the trick, and declarations, tend to hurt most: first.
-                    replies = sorted(
-                        _ordered(theirs), key=lambda f: not follower_wins(mc, f, trump)
-                    )
+                    replies = sorted(_ordered(theirs), key=lambda f: not beats(mc, f, trump))
                     for fc in replies:
                         theirs2 = theirs & ~(1 << fc)
                         for fkind, fpoints, their_d in reversed(
@@ -587,7 +563,7 @@ def solve_last_draw(pos: LastDraw) -> dict[tuple[str, str | None], float]:
                                 d = base + rest
                             worst = min(worst, d)
                     total += utility(worst)
-            out[(card_code(mc), kind)] = total / len(worlds)
+            out[(code(mc), kind)] = total / len(worlds)
     return out
 
 
@@ -608,14 +584,14 @@ def last_draw_from_observation(obs: Mapping[str, Any]) -> LastDraw:
     if trick:
         if trick[0]["seat"] == me:
             raise ValueError("not my turn")
-        lead = card_index(trick[0]["card"])
+        lead = card_of(trick[0]["card"])
     settled = settled_margin(obs, me)
     return LastDraw(
-        SUIT_ORDER.index(obs["trump"]),
+        SUIT_LETTERS.index(obs["trump"]),
         mask_of(obs["hand"]),
         mask_of(obs["opponent_known"]),
         mask_of(obs["unseen"]),
-        card_index(obs["turn_up"]),
+        card_of(obs["turn_up"]),
         declared_mask(obs["declared_suits"][me], obs["quinte_declared"][me]),
         declared_mask(obs["declared_suits"][them], obs["quinte_declared"][them]),
         lead,

@@ -13,7 +13,9 @@ from veillee.games.chouine.rules import (
     CARD_CODES,
     CARD_INDEX,
     CHOUINE,
+    DIX_DE_DER,
     HOW,
+    KIND_INDEX,
     KINDS,
     QUINTE,
     SUIT_LETTERS,
@@ -21,9 +23,11 @@ from veillee.games.chouine.rules import (
     card_refusal,
     code_list,
     declaration_options,
+    declaration_points,
     display_order,
     legal_actions,
     outcome,
+    phase,
 )
 
 
@@ -86,21 +90,14 @@ def _trick_cards(t: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     return [{"seat": t[0], "card": CARD_CODES[t[1]]}, {"seat": 1 - t[0], "card": CARD_CODES[t[2]]}]
 
 
-def _declaration_points(state: State, seat: int, legal: list[str]) -> dict[str, int]:
+def _declaration_points(state: State, legal: list[str]) -> dict[str, int]:
     """Points of each legal declaring action (``"KH mariage"`` → 40), so that no page needs its
     own copy of rules §5.1 (a chouine is 0: it wins the partie instead, §9)."""
-    hand = state.hands[seat]
-    ds = state.declared_suits[seat]
-    qd = state.quinte_declared[seat]
     out: dict[str, int] = {}
     for text in legal:
-        words = text.split()
-        if len(words) != 2:
-            continue
-        card = CARD_INDEX[words[0]]
-        for kind, points, _ in declaration_options(hand, card, ds, qd, state.trump):
-            if KINDS[kind] == words[1]:
-                out[text] = points
+        card, _, kind = text.partition(" ")
+        if kind:
+            out[text] = declaration_points(KIND_INDEX[kind], CARD_INDEX[card] >> 3, state.trump)
     return out
 
 
@@ -131,14 +128,9 @@ def _card_choices(state: State, seat: int, legal: list[str]) -> dict[str, list[d
 
 
 def _dix_de_der_points(result: dict[str, Any]) -> int | None:
-    """Points the dix de der scored in a counted partie (rules §7), read off the engine's count:
-    the total of its winner less that seat's card points and declarations. ``None`` after a
-    chouine (no count)."""
-    seat = result.get("dix_de_der")
-    if seat is None or result.get("totals") is None:
-        return None
-    declared = sum(d["points"] for d in result["declarations"][seat])
-    return int(result["totals"][seat] - result["card_points"][seat] - declared)
+    """Points the dix de der scored in a counted partie (rules §7), ``None`` after a chouine
+    (no count)."""
+    return None if result.get("dix_de_der") is None else DIX_DE_DER
 
 
 def view(state: State, seat: int) -> dict[str, Any]:
@@ -184,7 +176,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
         "turn_up": CARD_CODES[state.turn_up] if state.turn_up >= 0 else None,
         "talon_count": len(state.talon),
         "trick_number": state.trick_number,
-        "phase": 1 if state.trick_number <= 11 else 2,
+        "phase": phase(state),
         "to_act": state.to_act,
         "prompt": "seven" if state.prompt else None,
         "hand": [CARD_CODES[c] for c in display_order(hand, state.trump)],
@@ -203,7 +195,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
             {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in state.taken_turn_ups
         ],
         "legal": legal,
-        "declaration_points": _declaration_points(state, seat, legal),
+        "declaration_points": _declaration_points(state, legal),
         "card_choices": _card_choices(state, seat, legal),
         "refusals": refusals,
         "outcome": result,

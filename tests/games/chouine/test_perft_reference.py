@@ -1,26 +1,19 @@
-"""Perft: pinned numbers of legal action sequences from fixed phase-2 endgames (STYLE.md).
-
-A rules change that moves a count must be deliberate. Each count is also recomputed by a small
-independent implementation written straight from rules/chouine.md §4.1, §4.3, §5 and §9, so the
-pinned numbers are not merely what the engine happened to say.
+"""The perft counts of ``endgames.perft`` recounted by a small independent implementation written
+straight from rules/chouine.md §4.1, §4.3, §5 and §9, so that the pinned numbers (which the
+conformance suite checks against the engine) are not merely what the engine happened to say.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from tests.games.test_contract import Perft, read_perft
 from veillee.games.chouine import rules
-from veillee.games.chouine.positions import position
-from veillee.games.chouine.rules import State
 
 STRENGTH = "789JQKTA"
-
-
-def perft(state: State) -> int:
-    """Number of action sequences from ``state`` to the end of the partie, through the engine."""
-    if state.to_act is None:
-        return 1
-    return sum(perft(rules.apply(state, a)) for a in rules.legal_actions(state))
+ENDGAMES = read_perft("chouine", Path(__file__).parent / "endgames.perft")
 
 
 def legal_follow(hand: list[str], lead: str, trump: str) -> list[str]:
@@ -99,25 +92,11 @@ def reference_count(
     return total
 
 
-ENDGAMES = {
-    # trump H; A leads holding the trump mariage, B the trump jack and ten.
-    "hearts_mariage": ("H", ["AH", "KH", "QH", "7S", "9D"], ["TH", "JH", "AS", "KD", "7C"], 0),
-    # trump S; A holds the chouine of diamonds at trick 12 (a chouine is still possible).
-    "diamond_chouine": ("S", ["AD", "TD", "KD", "QD", "JD"], ["AS", "7S", "8H", "9C", "TC"], 1),
-    # trump C; A holds five brisques and may declare a quinte, B a tierce of trumps.
-    "quinte": ("C", ["AS", "TS", "AH", "TH", "AD"], ["KC", "QC", "JC", "7H", "8S"], 0),
-}
-PINNED = {"hearts_mariage": 736, "diamond_chouine": 57625, "quinte": 8928}
-
-
-def endgame(name: str) -> State:
-    trump, a, b, leader = ENDGAMES[name]
-    return position(trump, (a, b), trick_number=12, leader=leader)
-
-
-@pytest.mark.parametrize("name", sorted(ENDGAMES))
-def test_perft_of_phase_two_endgames(name: str) -> None:
-    trump, a, b, leader = ENDGAMES[name]
-    count = perft(endgame(name))
-    assert count == reference_count([a, b], leader, trump, 12, [set(), set()])
-    assert count == PINNED[name]
+@pytest.mark.parametrize("endgame", ENDGAMES, ids=lambda p: p.id)
+def test_reference_count_equals_the_pinned_perft(endgame: Perft) -> None:
+    s = endgame.state
+    assert s.trick_number == 12 and not s.trick and not s.declarations
+    hands = [rules.code_list(s.hands[0]), rules.code_list(s.hands[1])]
+    trump = rules.SUIT_LETTERS[s.trump]
+    (count,) = endgame.counts.values()
+    assert reference_count(hands, s.leader, trump, 12, [set(), set()]) == count
