@@ -209,6 +209,9 @@ class SheetSocket:
     def greeted(self, record: Record) -> None:
         return None
 
+    def shows_presence(self, record: Record) -> bool:
+        return False
+
 
 @router.websocket("/ws/sheets/{sheet_id}")
 async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:
