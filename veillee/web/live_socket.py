@@ -74,7 +74,7 @@ class Behaviour(Protocol):
 
     def area(self, record: Record | None) -> str:
         """Catalog prefix of the reason strings for ``record`` (see :func:`i18n.reason`), e.g.
-        ``"scores."`` or a table's game (``"charlemagne."``); ``record`` is None before the
+        ``"scores."`` or a table's game (``"<game>."``); ``record`` is None before the
         socket's hello is accepted."""
 
     async def authenticate(self, record_id: str, token: str) -> Hashable | None:

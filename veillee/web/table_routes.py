@@ -222,7 +222,7 @@ class TableSocket:
         self.records = service.live
 
     def area(self, record: Record | None) -> str:
-        # A game's own reasons ("charlemagne.reason.…") before the site's ("reason.…").
+        # A game's own reasons ("<game>.reason.…") before the site's ("reason.…").
         return "" if record is None else f"{TableDoc.from_data(record.data).game}."
 
     async def authenticate(self, table_id: str, token: str) -> int | None:
