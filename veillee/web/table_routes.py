@@ -23,7 +23,7 @@ from veillee.store import Commit, Record
 from veillee.tables import Refusal, TableDoc, TableService, seat_view
 from veillee.web.live_protocol import BadMessage, error_response, json_object
 from veillee.web.live_socket import REFUSED, serve
-from veillee.web.pages import playable, render, templates
+from veillee.web.pages import has_guide, playable, render, templates
 from veillee.web.table_protocol import TABLE_MESSAGES, Act, NextDeal, Options, StateOut
 
 router = APIRouter()
@@ -49,6 +49,15 @@ async def game_page(request: Request, game: str) -> HTMLResponse:
     if playable(game) and page in templates.env.list_templates():
         return render(request, page, game=game)
     return render(request, "soon.html", game=game)
+
+
+@router.get("/{game}/how-to-play", response_class=HTMLResponse)
+async def how_to_page(request: Request, game: str) -> HTMLResponse:
+    """The game's how-to-play page, with "watch a partie go by" (a demo table the computer
+    plays on every seat, see :func:`create_demo`)."""
+    if not playable(game) or not has_guide(game):
+        raise HTTPException(404)
+    return render(request, "how_to.html", game=game, home=f"/{game}", demo=False)
 
 
 @router.get("/{game}/table/{table_id}", response_class=HTMLResponse)
