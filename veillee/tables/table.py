@@ -3,7 +3,10 @@
 A table record (store kind ``"table"``) holds this JSON document::
 
     {"game": <registry name>, "options": <GameInfo.table_options(...)>,
-     "seats": ["human", "computer"], "match": <match.to_json(m)>}
+     "seats": ["human", "computer"], "match": <match.to_json(m)>, "demo": true}
+
+``demo`` (present only when true) marks a demonstration: the computer on every seat, one deal,
+moved a step at a time by its one watcher (the spectator), never by itself.
 
 Seats are ``"human"`` (someone holds the seat token) or ``"computer"`` (the table service plays
 it with the game's computer player). The match JSON holds the full state, deck order included, so
@@ -24,6 +27,9 @@ KIND = "table"
 
 HUMAN = "human"
 COMPUTER = "computer"
+SPECTATOR = "spectator"
+"""The role of the one token of a demonstration table: it watches, every hand face up, and
+moves the table a step at a time; it holds no seat."""
 
 
 @dataclass(frozen=True)
@@ -35,15 +41,19 @@ class TableDoc:
     options: dict[str, Any]
     seats: tuple[str, ...]
     match: dict[str, Any]
+    demo: bool = False
 
     def to_data(self) -> dict[str, Any]:
         """The JSON document stored in the record."""
-        return {
+        data: dict[str, Any] = {
             "game": self.game,
             "options": dict(self.options),
             "seats": list(self.seats),
             "match": self.match,
         }
+        if self.demo:
+            data["demo"] = True
+        return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> TableDoc:
@@ -53,12 +63,19 @@ class TableDoc:
             options=dict(data["options"]),
             seats=tuple(str(s) for s in data["seats"]),
             match=dict(data["match"]),
+            demo=data.get("demo") is True,
         )
 
     @property
     def humans(self) -> tuple[int, ...]:
         """Seats held by people."""
         return tuple(i for i, kind in enumerate(self.seats) if kind == HUMAN)
+
+    @property
+    def watchable(self) -> bool:
+        """Whether a spectator may see this table with every hand face up: only a demonstration
+        with the computer on every seat, never a table where a person sits."""
+        return self.demo and not self.humans
 
     @property
     def computers(self) -> tuple[int, ...]:

@@ -229,6 +229,9 @@ class SheetSocket:
     def greeted(self, record: Record) -> None:
         return None
 
+    async def closed(self, sheet_id: str, role: Role) -> None:
+        return None
+
 
 @router.websocket("/ws/sheets/{sheet_id}")
 async def sheet_socket(ws: WebSocket, sheet_id: str) -> None:

@@ -20,15 +20,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from veillee.games import names
 from veillee.store import Commit, Record
-from veillee.tables import Refusal, TableDoc, TableService, seat_view
+from veillee.tables import SPECTATOR, Refusal, TableDoc, TableService, seat_view, spectator_view
 from veillee.web.live_protocol import BadMessage, error_response, json_object
 from veillee.web.live_socket import REFUSED, serve
 from veillee.web.pages import has_guide, playable, render, templates
-from veillee.web.table_protocol import TABLE_MESSAGES, Act, NextDeal, Options, StateOut
+from veillee.web.table_protocol import TABLE_MESSAGES, Act, NextDeal, Options, StateOut, Step
 
 router = APIRouter()
 
 TABLES_MADE = Counter("veillee_tables_made_total", "Computer tables made", ["game"])
+DEMOS_MADE = Counter("veillee_demos_made_total", "Demonstration tables made", ["game"])
 
 
 def _service(app: Any) -> TableService:
@@ -137,6 +138,29 @@ async def create_table(request: Request) -> CreatedTable | JSONResponse:
     )
 
 
+class CreatedDemo(BaseModel):
+    """Answer of ``POST /api/demos``: the spectator's token, sent this once."""
+
+    table_id: str
+    token: str
+
+
+@router.post("/api/demos", status_code=201, response_model=CreatedDemo)
+async def create_demo(request: Request) -> CreatedDemo | JSONResponse:
+    """Make a demonstration table of a game ("watch a partie go by" on its how-to page): the
+    computer on every seat, one deal, moved a step at a time by its spectator over the table
+    socket (``step``), every hand face up for that spectator only. Body and refusals as
+    ``POST /api/tables``. The page keeps the token in memory only: closing it drops the table."""
+    try:
+        body = parse_create_table(await request.body())
+        grant = await _service(request.app).create_demo_table(body.game, body.options)
+    except (BadMessage, Refusal) as refused:
+        REFUSED.labels(TableSocket.name, refused.reason).inc()
+        return error_response(request, refused.reason)
+    DEMOS_MADE.labels(body.game).inc()
+    return CreatedDemo(table_id=grant.table_id, token=grant.token)
+
+
 # ---- the websocket --------------------------------------------------------------------------
 
 
@@ -152,13 +176,23 @@ class TableSocket:
         self.service = service
         self.records = service.live
 
-    async def authenticate(self, table_id: str, token: str) -> int | None:
-        return await self.service.seat_of(table_id, token)
+    async def authenticate(self, table_id: str, token: str) -> int | str | None:
+        # A seat, or the spectator of a demonstration (never of a table where a person sits).
+        return await self.service.viewer_of(table_id, token)
 
-    def render(self, record: Record, seat: int) -> str:
+    def render(self, record: Record, seat: int | str) -> str:
+        if seat == SPECTATOR:
+            return StateOut(**spectator_view(record)).model_dump_json()
+        assert isinstance(seat, int)
         return StateOut(**seat_view(record, seat)).model_dump_json()
 
-    async def apply(self, table_id: str, seat: int, message: Any) -> Commit:
+    async def apply(self, table_id: str, seat: int | str, message: Any) -> Commit:
+        # A spectator only asks for the next step; a seat never does.
+        if (seat == SPECTATOR) != isinstance(message, Step):
+            raise Refusal("watch_only" if seat == SPECTATOR else "not_a_demo")
+        if isinstance(message, Step):
+            return await self.service.advance(table_id, message.client_id, message.version)
+        assert isinstance(seat, int)
         if isinstance(message, Act):
             return await self.service.act(
                 table_id, seat, message.client_id, message.action, message.version
@@ -171,6 +205,11 @@ class TableSocket:
         # After a server restart the computer seats wait for someone to come back.
         if TableDoc.from_data(record.data).computers:
             self.service.kick(record.id)
+
+    async def closed(self, table_id: str, seat: int | str) -> None:
+        # A demonstration is forgotten when its page closes.
+        if seat == SPECTATOR:
+            await self.service.end_demo(table_id)
 
 
 @router.websocket("/ws/tables/{table_id}")
