@@ -58,7 +58,16 @@ async def how_to_page(request: Request, game: str) -> HTMLResponse:
     plays on every seat, see :func:`create_demo`)."""
     if not playable(game) or not has_guide(game):
         raise HTTPException(404)
-    return render(request, "how_to.html", game=game, home=f"/{game}", demo=False)
+    settings = request.app.state.settings
+    return render(
+        request,
+        "how_to.html",
+        game=game,
+        home=f"/{game}",
+        demo=True,
+        bot_delay_ms=settings.bot_delay_ms,
+        trick_pause_ms=settings.trick_pause_ms,
+    )
 
 
 @router.get("/{game}/table/{table_id}", response_class=HTMLResponse)
