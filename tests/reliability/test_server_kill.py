@@ -20,6 +20,7 @@ import httpx
 from httpx_ws import AsyncWebSocketSession, aconnect_ws
 
 from tests.browser.conftest import _free_port
+from tests.reliability.test_hidden_information import check_message, hidden_from
 from tests.web.sockets import receive
 from veillee.store import Store
 
@@ -142,6 +143,9 @@ async def test_a_server_killed_mid_partie_loses_nothing_acknowledged(tmp_path: P
                 assert again[seat]["view"]["deal"]["turn_up"] == before["turn_up"]
             _, after = await stored_deal(tmp_path, host["table_id"])
             assert after == before  # the same talon, in the same order
+            for seat in (0, 1):  # and still only what each seat may see
+                text = json.dumps(again[seat])
+                check_message(text, hidden_from(after, seat), f"seat {seat} after the restart")
             states, moves = again, 0
             while not states[0]["view"]["match"]["over"]:
                 states = await step(sockets, states, "b")
