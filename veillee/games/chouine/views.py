@@ -11,11 +11,9 @@ from typing import Any
 
 from veillee.games.chouine.rules import (
     CARD_CODES,
-    CARD_INDEX,
     CHOUINE,
     DIX_DE_DER,
     HOW,
-    KIND_INDEX,
     KINDS,
     QUINTE,
     SUIT_LETTERS,
@@ -23,7 +21,6 @@ from veillee.games.chouine.rules import (
     card_refusal,
     code_list,
     declaration_options,
-    declaration_points,
     display_order,
     legal_actions,
     outcome,
@@ -88,17 +85,6 @@ def _trick_in_play(state: State) -> list[dict[str, Any]]:
 
 def _trick_cards(t: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     return [{"seat": t[0], "card": CARD_CODES[t[1]]}, {"seat": 1 - t[0], "card": CARD_CODES[t[2]]}]
-
-
-def _declaration_points(state: State, legal: list[str]) -> dict[str, int]:
-    """Points of each legal declaring action (``"KH mariage"`` → 40), so that no page needs its
-    own copy of rules §5.1 (a chouine is 0: it wins the partie instead, §9)."""
-    out: dict[str, int] = {}
-    for text in legal:
-        card, _, kind = text.partition(" ")
-        if kind:
-            out[text] = declaration_points(KIND_INDEX[kind], CARD_INDEX[card] >> 3, state.trump)
-    return out
 
 
 def _card_choices(state: State, seat: int, legal: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -195,7 +181,6 @@ def view(state: State, seat: int) -> dict[str, Any]:
             {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in state.taken_turn_ups
         ],
         "legal": legal,
-        "declaration_points": _declaration_points(state, legal),
         "card_choices": _card_choices(state, seat, legal),
         "refusals": refusals,
         "outcome": result,
