@@ -58,11 +58,14 @@ class Behaviour(Protocol):
 
     name: str
     """Metrics label and name of the endpoint (``"tables"``, ``"sheets"``)."""
-    area: str
-    """Catalog prefix of the kind's own reason strings (see :func:`i18n.reason`)."""
     records: LiveRecords
     messages: Messages
     """What the socket takes: :class:`Hello`, :class:`Ping` and the kind's changes."""
+
+    def area(self, record: Record | None) -> str:
+        """Catalog prefix of the reason strings for ``record`` (see :func:`i18n.reason`), e.g.
+        ``"scores."`` or a table's game (``"<game>."``); ``record`` is None before the
+        socket's hello is accepted."""
 
     async def authenticate(self, record_id: str, token: str) -> Hashable | None:
         """The viewer key ``token`` holds on the record (a seat, a role), or None."""
@@ -98,6 +101,7 @@ class Session:
         self.lang = i18n.pick_lang(ws.cookies.get("lang"), ws.headers.get("accept-language"))
         self.key: Hashable | None = None
         self.sent_version = -1
+        self.area = behaviour.area(None)
         self.lock = asyncio.Lock()
         self._pushed: Record | object | None = None
         self._wake = asyncio.Event()
@@ -112,7 +116,7 @@ class Session:
     async def error(self, code: str, client_id: str | None = None) -> None:
         """Send the error ``code`` (counted in the metrics)."""
         REFUSED.labels(self.behaviour.name, code).inc()
-        await self.send(error_out(self.lang, code, self.behaviour.area, client_id))
+        await self.send(error_out(self.lang, code, self.area, client_id))
 
     async def refuse(self, code: str, close_code: int) -> None:
         """Send the error ``code`` and close the socket."""
@@ -133,6 +137,7 @@ class Session:
         """Send the record as it is now (after a hello, after a refused change) and return it.
         Raises Refusal (the kind's gone code)."""
         record = await self.behaviour.records.load(self.record_id)
+        self.area = self.behaviour.area(record)
         async with self.lock:
             await self._snapshot(record, force=True)
         return record

@@ -210,12 +210,14 @@ class SheetSocket:
     the sheet service."""
 
     name = "sheets"
-    area = AREA
     messages = SHEET_MESSAGES
 
     def __init__(self, service: SheetService) -> None:
         self.service = service
         self.records = service.live
+
+    def area(self, record: Record | None) -> str:
+        return AREA
 
     async def authenticate(self, sheet_id: str, token: str) -> Role | None:
         return await self.service.role_of(sheet_id, token)

@@ -178,12 +178,15 @@ class TableSocket:
     seat, each seat is sent ``seat_view`` only, and changes go to the table service."""
 
     name = "tables"
-    area = ""
     messages = TABLE_MESSAGES
 
     def __init__(self, service: TableService) -> None:
         self.service = service
         self.records = service.live
+
+    def area(self, record: Record | None) -> str:
+        # A game's own reasons ("<game>.reason.…") before the site's ("reason.…").
+        return "" if record is None else f"{TableDoc.from_data(record.data).game}."
 
     async def authenticate(self, table_id: str, token: str) -> int | str | None:
         # A seat, or the spectator of a demonstration (never of a table where a person sits).

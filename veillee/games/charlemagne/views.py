@@ -14,8 +14,10 @@ from typing import Any
 from veillee.cards import SUITS, is_joker
 
 from .rules import (
+    LADDER,
     NUMBER_BIDS,
     SEAT_NAMES,
+    TRUMPLESS,
     Action,
     State,
     effective_suit,
@@ -79,11 +81,20 @@ def view(state: State, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "seat_names": list(SEAT_NAMES),
+        "teams": [team(s) for s in range(4)],
+        "ladder": ["pass", *LADDER],
         "dealer": state.dealer,
         "phase": state.phase,
         "to_act": state.to_act,
         "bids": [{"seat": s, "bid": b} for s, b in state.bids],
         "contract": state.contract,
+        "contract_kind": None
+        if state.contract is None
+        else "number"
+        if state.contract in NUMBER_BIDS
+        else "mulot"
+        if state.contract in TRUMPLESS
+        else "charlemagne",
         "bidder": bidder,
         "sitting_out": out,
         "choice": state.choice,
@@ -103,6 +114,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
             {"cards": _trick_cards(last.cards), "winner": last.winner} if last is not None else None
         ),
         "tricks_won": tricks_won,
+        "stopped_early": state.phase == "over" and len(state.tricks) < 8,  # §10
         "bidder_tricks": bidder_tricks
         if bidder is not None and state.contract not in NUMBER_BIDS
         else None,
