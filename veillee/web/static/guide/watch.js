@@ -89,7 +89,8 @@ function chouineCaptions(before, after) {
     const play = after.plays[index];
     out.push(playCaption(after.plays, index));
     if (play.declaration) {
-      out.push(t("guide.cap.declare", { name: seatName(play.seat), declaration: declarationWords(play.declaration) }));
+      const key = play.declaration.suit === after.trump ? "guide.cap.declare.trump" : "guide.cap.declare";
+      out.push(t(key, { name: seatName(play.seat), declaration: declarationWords(play.declaration) }));
     }
   }
   if (after.tricks.length > before.tricks.length) {
