@@ -259,7 +259,8 @@ function show(state) {
 
 function finish() {
   over = true;
-  clearTimeout(timer);
+  // Nothing more to watch: closing the socket lets the server drop the table now.
+  stop();
   $("watch-end").hidden = false;
   controls.play.textContent = t("guide.watch.again");
   setControls();
