@@ -231,6 +231,9 @@ class SheetSocket:
     def greeted(self, record: Record) -> None:
         return None
 
+    def shows_presence(self, record: Record) -> bool:
+        return False
+
     async def closed(self, sheet_id: str, role: Role) -> None:
         return None
 
