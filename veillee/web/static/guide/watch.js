@@ -89,7 +89,8 @@ function chouineCaptions(before, after) {
     const play = after.plays[index];
     out.push(playCaption(after.plays, index));
     if (play.declaration) {
-      out.push(t("guide.cap.declare", { name: seatName(play.seat), declaration: declarationWords(play.declaration) }));
+      const key = play.declaration.suit === after.trump ? "guide.cap.declare.trump" : "guide.cap.declare";
+      out.push(t(key, { name: seatName(play.seat), declaration: declarationWords(play.declaration) }));
     }
   }
   if (after.tricks.length > before.tricks.length) {
@@ -258,7 +259,8 @@ function show(state) {
 
 function finish() {
   over = true;
-  clearTimeout(timer);
+  // Nothing more to watch: closing the socket lets the server drop the table now.
+  stop();
   $("watch-end").hidden = false;
   controls.play.textContent = t("guide.watch.again");
   setControls();
