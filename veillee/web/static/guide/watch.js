@@ -133,7 +133,7 @@ function charlemagneCaptions(before, after) {
     out.push(t("guide.cap.kitty", { name: seatName(after.bidder), cards: cardList(after.kitty) }));
   }
   if (after.blind_card && !before.blind_card) {
-    out.push(t("guide.cap.blind", { name: seatName((after.bidder + 2) % 4), card: card(after.blind_card) }));
+    out.push(t("guide.cap.blind", { name: seatName(after.sitting_out), card: card(after.blind_card) }));
   }
   if (after.discards.length && !before.discards.length) {
     out.push(t("guide.cap.discard", { name: seatName(after.bidder), cards: cardList(after.discards) }));
