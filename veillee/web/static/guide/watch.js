@@ -106,8 +106,8 @@ function chouineCaptions(before, after) {
     } else if (result.winner === null) {
       out.push(t("guide.cap.chouine.tie", { a: result.totals[0] }));
     } else {
-      const loser = 1 - result.winner;
-      out.push(t("guide.cap.chouine.won", { name: seatName(result.winner), a: result.totals[result.winner], b: result.totals[loser] }));
+      const other = result.totals.find((_, seat) => seat !== result.winner);
+      out.push(t("guide.cap.chouine.won", { name: seatName(result.winner), a: result.totals[result.winner], b: other }));
     }
   }
   return out;
