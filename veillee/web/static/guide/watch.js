@@ -106,8 +106,8 @@ function chouineCaptions(before, after) {
     } else if (result.winner === null) {
       out.push(t("guide.cap.chouine.tie", { a: result.totals[0] }));
     } else {
-      const loser = 1 - result.winner;
-      out.push(t("guide.cap.chouine.won", { name: seatName(result.winner), a: result.totals[result.winner], b: result.totals[loser] }));
+      const other = result.totals.find((_, seat) => seat !== result.winner);
+      out.push(t("guide.cap.chouine.won", { name: seatName(result.winner), a: result.totals[result.winner], b: other }));
     }
   }
   return out;
@@ -133,7 +133,7 @@ function charlemagneCaptions(before, after) {
     out.push(t("guide.cap.kitty", { name: seatName(after.bidder), cards: cardList(after.kitty) }));
   }
   if (after.blind_card && !before.blind_card) {
-    out.push(t("guide.cap.blind", { name: seatName((after.bidder + 2) % 4), card: card(after.blind_card) }));
+    out.push(t("guide.cap.blind", { name: seatName(after.sitting_out), card: card(after.blind_card) }));
   }
   if (after.discards.length && !before.discards.length) {
     out.push(t("guide.cap.discard", { name: seatName(after.bidder), cards: cardList(after.discards) }));
