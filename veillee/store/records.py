@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +17,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from veillee.store.schema import actions, records, tokens
 
@@ -78,10 +80,23 @@ class Store:
 
     ``url`` is an SQLAlchemy async URL: ``sqlite+aiosqlite:///path.db`` (embedded default, WAL) or
     ``postgresql+asyncpg://…`` (scale-out). :meth:`open` runs the Alembic migrations to head.
+    On SQLite this process writes through one transaction at a time (SQLite has one writer;
+    reads go on beside it in WAL): writers wait their turn here, not in SQLite's busy loop.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self._one_writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction (committed on leaving), one at a time on SQLite."""
+        if self._one_writer is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._one_writer, self.engine.begin() as conn:
+            yield conn
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -136,7 +151,7 @@ class Store:
         """
         now = datetime.now(UTC)
         rid = record_id or secrets.token_urlsafe(12)
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             await conn.execute(
                 records.insert().values(
                     id=rid,
@@ -156,7 +171,7 @@ class Store:
 
     async def add_role(self, record_id: str, digest: str, role: str) -> None:
         """Attach one more token (hash) with ``role`` to a record. Raises NotFound."""
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             found = await conn.execute(sa.select(records.c.id).where(records.c.id == record_id))
             if found.first() is None:
                 raise NotFound(record_id)
@@ -223,7 +238,7 @@ class Store:
         now = datetime.now(UTC)
         for attempt in range(3):
             try:
-                async with self.engine.begin() as conn:
+                async with self._writing() as conn:
                     if client_id is not None:
                         seen = (
                             await conn.execute(
@@ -297,7 +312,7 @@ class Store:
         """Delete a record with its tokens and action ids; with ``expired_by``, only if its
         ``expires_at`` is at or before that time (a change that just extended its life wins
         over the sweeper). Returns whether a record was deleted (no error if it is gone)."""
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             query = records.delete().where(records.c.id == record_id)
             if expired_by is not None:
                 query = query.where(records.c.expires_at <= expired_by)

@@ -193,28 +193,30 @@ class LiveRecords:
         the new record, up to :data:`RACE_RETRIES` times (then ``busy``). ``record``: the
         record as the caller has it, to save a load (a stale one only costs a retry).
 
+        The change is first judged on the record in hand (``record``, else the newest one this
+        process's fan-out holds, :meth:`latest`) and written without asking the store anything
+        before: the write itself refuses a stale version and recognises a repeated client id.
+        Anything but a clean write (a refusal, a stale version) is then decided the careful way,
+        on the record loaded afresh, so the answer is the one the store gives.
+
         Raises Refusal: the kind's gone code, ``version_conflict``, ``busy``, or what ``change``
         raises."""
-        for attempt in range(RACE_RETRIES):
-            if record is None or record.id != record_id or attempt > 0:
-                record = await self.load(record_id)
+        in_hand = record if record is not None and record.id == record_id else None
+        in_hand = in_hand or self.latest(record_id)
+        if in_hand is not None and (version is None or version == in_hand.version):
+            done = await self._write(in_hand, change, client_id)
+            if done is not None:
+                return done
+        for _ in range(RACE_RETRIES):
+            record = await self.load(record_id)
             if client_id is not None and await self._applied(record_id, client_id):
                 # A repeat must be acknowledged even when it would no longer be accepted: look
                 # before judging it.
                 return Commit(record, duplicate=True)
             if version is not None and version != record.version:
                 raise Refusal("version_conflict")
-            data = change(record)
             try:
-                done = await self.store.commit(
-                    record_id,
-                    record.version,
-                    data,
-                    client_id=client_id,
-                    expires_at=self._expiry(data),
-                )
-            except NotFound:
-                raise Refusal(self.gone) from None
+                return await self._commit(record, change(record), client_id)
             except VersionConflict:
                 if version is None:
                     continue
@@ -223,10 +225,36 @@ class LiveRecords:
                 if client_id is not None and await self._applied(record_id, client_id):
                     return Commit(await self.load(record_id), duplicate=True)
                 raise Refusal("version_conflict") from None
-            if not done.duplicate:
-                await self._announce(done.record)
-            return done
         raise Refusal("busy")
+
+    def latest(self, record_id: str) -> Record | None:
+        """The newest version of the record this process has (its fan-out's), or None."""
+        return self.fanout.latest(record_id)
+
+    async def _write(self, record: Record, change: Change, client_id: str | None) -> Commit | None:
+        """The change judged on ``record`` and written, or None if it was refused or the record
+        had moved on (the caller then decides on the record as stored)."""
+        try:
+            return await self._commit(record, change(record), client_id)
+        except (Refusal, VersionConflict):
+            return None
+
+    async def _commit(self, record: Record, data: dict[str, Any], client_id: str | None) -> Commit:
+        """Write ``data`` over ``record`` (still at its version) and announce it. Raises
+        VersionConflict, Refusal(gone)."""
+        try:
+            done = await self.store.commit(
+                record.id,
+                record.version,
+                data,
+                client_id=client_id,
+                expires_at=self._expiry(data),
+            )
+        except NotFound:
+            raise Refusal(self.gone) from None
+        if not done.duplicate:
+            await self._announce(done.record)
+        return done
 
     async def _applied(self, record_id: str, client_id: str) -> bool:
         return await self.store.applied(record_id, client_id) is not None
@@ -276,11 +304,13 @@ class Watcher(Protocol):
 
 @dataclass(eq=False)
 class _Followed:
-    """One record followed in this process: its watchers, the newest version handed to them,
-    the views built for that version (by viewer key), and the bus listener."""
+    """One record followed in this process: its watchers, the newest version handed to them
+    (and that record), the views built for that version (by viewer key), and the bus
+    listener."""
 
     watchers: set[Watcher] = field(default_factory=set)
     version: int = -1
+    record: Record | None = None
     views: dict[Hashable, Any] = field(default_factory=dict)
     listening: asyncio.Event = field(default_factory=asyncio.Event)
     listener: asyncio.Task[None] | None = None
@@ -329,14 +359,23 @@ class Fanout:
         if followed is None or record.version <= followed.version:
             return
         followed.version = record.version
+        followed.record = record
         followed.views = {}
         for watcher in list(followed.watchers):
             watcher.push(record)
+
+    def latest(self, record_id: str) -> Record | None:
+        """The newest version of the record handed to its watchers here, or None if it is not
+        followed or none was handed yet. Another process may have written a newer one meanwhile
+        (the store's ``WHERE version = v`` then refuses a change judged on this one)."""
+        followed = self._followed.get(record_id)
+        return None if followed is None else followed.record
 
     def gone(self, record_id: str) -> None:
         """Tell the record's watchers it was deleted."""
         followed = self._followed.get(record_id)
         if followed is not None:
+            followed.record = None
             for watcher in list(followed.watchers):
                 watcher.push(None)
 

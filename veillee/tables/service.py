@@ -274,7 +274,9 @@ class TableService:
         while True:
             self._dirty.discard(table_id)
             try:
-                record = await self.step(table_id, paced=True)
+                # The table as this process last fanned it out (no load while a page shows it).
+                latest = self.live.latest(table_id)
+                record = await self.step(table_id, paced=True, record=latest)
             except Refusal:
                 return
             except Exception:
