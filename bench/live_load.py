@@ -261,7 +261,7 @@ def main() -> None:
         env["VEILLEE_REDIS_URL"] = args.redis_url
     if args.websocket:
         env["VEILLEE_WEBSOCKET"] = args.websocket
-    store = "PostgreSQL+Redis" if args.database_url else "SQLite"
+    store = ("PostgreSQL" if args.database_url else "SQLite") + ("+Redis" if args.redis_url else "")
     for pacing in args.pacing.split(","):
         for count in processes:
             for tables in counts:

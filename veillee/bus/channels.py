@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
 
 
 class Bus(Protocol):
@@ -52,7 +55,12 @@ class InProcessBus:
 
 class RedisBus(InProcessBus):
     """Redis pub/sub: one connection per process listens to the channels this process holds
-    subscribers for, and hands each message to the local queues."""
+    subscribers for, and hands each message to the local queues.
+
+    :meth:`publish` returns at once: the messages published meanwhile are sent together, in
+    order, in one pipeline (one round trip for a burst), so that nobody's acknowledgement waits
+    for Redis. A batch Redis refuses is logged and dropped (the bus only says "look again"; a
+    page that reconnects gets the record from the store)."""
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -62,9 +70,24 @@ class RedisBus(InProcessBus):
         self._pubsub: Any = self._redis.pubsub(ignore_subscribe_messages=True)
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self._outbox: list[tuple[str, str]] = []
+        self._sender: asyncio.Task[None] | None = None
 
     async def publish(self, channel: str, message: str) -> None:
-        await self._redis.publish(channel, message)
+        self._outbox.append((channel, message))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send())
+
+    async def _send(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for channel, message in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
+            except Exception:
+                log.exception("could not publish %d message(s) on Redis", len(batch))
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[asyncio.Queue[str]]:
@@ -102,6 +125,8 @@ class RedisBus(InProcessBus):
                 self._deliver(msg["channel"], msg["data"])
 
     async def close(self) -> None:
+        if self._sender is not None:
+            await asyncio.gather(self._sender, return_exceptions=True)
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
