@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
@@ -21,6 +21,13 @@ class Bus(Protocol):
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[asyncio.Queue[str]]:
         """Context manager yielding a queue that receives the channel's messages from now on."""
 
+    def listen(
+        self, channel: str, deliver: Callable[[str], None]
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        """Context manager: ``deliver(message)`` is called, in this process's event loop, with
+        each message of ``channel`` from the time it is entered; it must return at once. (What
+        :meth:`subscribe` does without a queue: nothing is held per listener but ``deliver``.)"""
+
     async def close(self) -> None:
         """Stop delivering and release connections."""
 
@@ -29,28 +36,39 @@ class InProcessBus:
     """The embedded default: subscribers are asyncio queues in this process."""
 
     def __init__(self) -> None:
-        self._queues: dict[str, set[asyncio.Queue[str]]] = defaultdict(set)
+        self._listeners: dict[str, set[Callable[[str], None]]] = defaultdict(set)
 
     async def publish(self, channel: str, message: str) -> None:
         self._deliver(channel, message)
 
     def _deliver(self, channel: str, message: str) -> None:
-        for queue in list(self._queues.get(channel, ())):
-            queue.put_nowait(message)
+        for deliver in list(self._listeners.get(channel, ())):
+            deliver(message)
+
+    @contextlib.asynccontextmanager
+    async def listen(self, channel: str, deliver: Callable[[str], None]) -> AsyncIterator[None]:
+        self._listeners[channel].add(deliver)
+        try:
+            yield
+        finally:
+            self._forget(channel, deliver)
+
+    def _forget(self, channel: str, deliver: Callable[[str], None]) -> bool:
+        """Drop one listener; True if it was the channel's last."""
+        self._listeners[channel].discard(deliver)
+        if self._listeners[channel]:
+            return False
+        del self._listeners[channel]
+        return True
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[asyncio.Queue[str]]:
         queue: asyncio.Queue[str] = asyncio.Queue()
-        self._queues[channel].add(queue)
-        try:
+        async with self.listen(channel, queue.put_nowait):
             yield queue
-        finally:
-            self._queues[channel].discard(queue)
-            if not self._queues[channel]:
-                del self._queues[channel]
 
     async def close(self) -> None:
-        self._queues.clear()
+        self._listeners.clear()
 
 
 class RedisBus(InProcessBus):
@@ -90,22 +108,19 @@ class RedisBus(InProcessBus):
                 log.exception("could not publish %d message(s) on Redis", len(batch))
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, channel: str) -> AsyncIterator[asyncio.Queue[str]]:
-        queue: asyncio.Queue[str] = asyncio.Queue()
+    async def listen(self, channel: str, deliver: Callable[[str], None]) -> AsyncIterator[None]:
         async with self._lock:
-            first = channel not in self._queues
-            self._queues[channel].add(queue)
+            first = channel not in self._listeners
+            self._listeners[channel].add(deliver)
             if first:
                 await self._pubsub.subscribe(channel)
             if self._reader is None:
                 self._reader = asyncio.create_task(self._read())
         try:
-            yield queue
+            yield
         finally:
             async with self._lock:
-                self._queues[channel].discard(queue)
-                if not self._queues[channel]:
-                    del self._queues[channel]
+                if self._forget(channel, deliver):
                     await self._pubsub.unsubscribe(channel)
 
     async def _read(self) -> None:

@@ -305,21 +305,27 @@ class Watcher(Protocol):
 @dataclass(eq=False)
 class _Followed:
     """One record followed in this process: its watchers, the newest version handed to them
-    (and that record), the views built for that version (by viewer key), and the bus
-    listener."""
+    (and that record), the views built for that version (by viewer key), the bus listening
+    (``ready`` until it listens), and the newest version another process announced (``wanted``)
+    with the task that loads it (only while it does)."""
 
     watchers: set[Watcher] = field(default_factory=set)
     version: int = -1
     record: Record | None = None
     views: dict[Hashable, Any] = field(default_factory=dict)
-    listening: asyncio.Event = field(default_factory=asyncio.Event)
-    listener: asyncio.Task[None] | None = None
+    listening: contextlib.AbstractAsyncContextManager[None] | None = None
+    ready: asyncio.Future[None] | None = None
+    wanted: int = -1
+    loader: asyncio.Task[None] | None = None
+    deleted: bool = False
 
 
 class Fanout:
-    """This process's watchers of one kind of record, and their one bus subscription per record.
+    """This process's watchers of one kind of record, and their one bus listener per record.
 
     ``channel(id)`` names a record's bus channel; ``load(id)`` reads a record (None if gone).
+    A record followed holds no task of its own: the bus calls :meth:`_heard`, and a version
+    announced by another process is loaded by a task that lives only until it is caught up.
     """
 
     def __init__(
@@ -338,19 +344,45 @@ class Fanout:
         """Push every new version of ``record_id`` to ``watcher`` while the context is open.
         Entered once the bus listens, so nothing announced afterwards is missed."""
         followed = self._followed.get(record_id)
+        first = followed is None
         if followed is None:
             followed = self._followed[record_id] = _Followed()
-            followed.listener = asyncio.create_task(self._listen(record_id, followed))
+            followed.ready = asyncio.get_running_loop().create_future()
         followed.watchers.add(watcher)
         try:
-            await followed.listening.wait()
+            if first:
+                await self._start_listening(record_id, followed)
+            elif followed.ready is not None:
+                await asyncio.shield(followed.ready)
             yield
         finally:
             followed.watchers.discard(watcher)
             if not followed.watchers and self._followed.get(record_id) is followed:
                 del self._followed[record_id]
-                if followed.listener is not None:
-                    followed.listener.cancel()
+                await self._stop_listening(followed)
+
+    async def _start_listening(self, record_id: str, followed: _Followed) -> None:
+        listening = self._bus.listen(
+            self._channel(record_id), lambda message: self._heard(record_id, followed, message)
+        )
+        try:
+            await listening.__aenter__()
+            followed.listening = listening
+        except Exception:
+            # Without the bus this process still shows its own changes; say why others'
+            # changes do not reach it.
+            log.exception("bus listener for %s failed", self._channel(record_id))
+        finally:
+            if followed.ready is not None and not followed.ready.done():
+                followed.ready.set_result(None)
+            followed.ready = None
+
+    async def _stop_listening(self, followed: _Followed) -> None:
+        if followed.loader is not None:
+            followed.loader.cancel()
+        listening, followed.listening = followed.listening, None
+        if listening is not None:
+            await listening.__aexit__(None, None, None)
 
     def deliver(self, record: Record) -> None:
         """Hand ``record`` (just committed or loaded) to its watchers, unless they have had this
@@ -374,8 +406,9 @@ class Fanout:
     def gone(self, record_id: str) -> None:
         """Tell the record's watchers it was deleted."""
         followed = self._followed.get(record_id)
-        if followed is not None:
-            followed.record = None
+        if followed is not None and not followed.deleted:
+            # Once: the sweeper tells this process's watchers itself and on the bus.
+            followed.deleted, followed.record = True, None
             for watcher in list(followed.watchers):
                 watcher.push(None)
 
@@ -390,42 +423,30 @@ class Fanout:
         built: V = followed.views[key]
         return built
 
-    async def _listen(self, record_id: str, followed: _Followed) -> None:
-        try:
-            async with self._bus.subscribe(self._channel(record_id)) as queue:
-                followed.listening.set()
-                while True:
-                    await self._hear(record_id, followed, await _latest(queue))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # Without the bus this process still shows its own changes; say why others'
-            # changes no longer reach it.
-            log.exception("bus listener for %s failed", self._channel(record_id))
-        finally:
-            followed.listening.set()
-
-    async def _hear(self, record_id: str, followed: _Followed, message: str) -> None:
+    def _heard(self, record_id: str, followed: _Followed, message: str) -> None:
         if message == GONE:
             self.gone(record_id)
             return
         if not message.isdigit() or int(message) <= followed.version:
             return  # this process's own change, or one its watchers have had already
-        try:
-            record = await self._load(record_id)
-        except Exception:
-            log.exception("could not load %s after a bus message", self._channel(record_id))
-            return
-        if record is None:
-            self.gone(record_id)
-        else:
+        followed.wanted = max(followed.wanted, int(message))
+        if followed.loader is None or followed.loader.done():
+            followed.loader = asyncio.create_task(self._catch_up(record_id, followed))
+
+    async def _catch_up(self, record_id: str, followed: _Followed) -> None:
+        """Load the record until its watchers have the newest version announced (one load for
+        a burst of versions heard meanwhile)."""
+        while followed.wanted > followed.version:
+            wanted = followed.wanted
+            try:
+                record = await self._load(record_id)
+            except Exception:
+                log.exception("could not load %s after a bus message", self._channel(record_id))
+                return
+            if record is None:
+                self.gone(record_id)
+                return
             self.deliver(record)
-
-
-async def _latest(queue: asyncio.Queue[str]) -> str:
-    """The next message of ``queue``, skipping to the newest of those already waiting (one load
-    for a burst of versions); ``"gone"`` wins over any version."""
-    message = await queue.get()
-    while not queue.empty() and message != GONE:
-        message = queue.get_nowait()
-    return message
+            if record.version < wanted:
+                return  # the store is behind the bus: nothing newer to show yet
+        followed.loader = None
