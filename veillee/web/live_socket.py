@@ -102,7 +102,8 @@ class Behaviour(Protocol):
 
 class Session:
     """One open socket: its record, language, viewer key, the version it was last sent, and a
-    mailbox the record's fan-out fills (:meth:`push`) and :meth:`follow` empties."""
+    mailbox the record's fan-out fills (:meth:`push`) and :meth:`follow` empties (in a task that
+    runs only while there is something to send: an idle socket holds none)."""
 
     def __init__(
         self, ws: WebSocket, behaviour: Behaviour, record_id: str, settings: Settings
@@ -118,7 +119,7 @@ class Session:
         self.area = behaviour.area(None)
         self.lock = asyncio.Lock()
         self._pushed: Record | object | None = None
-        self._wake = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
         self.shows_presence = False
         self._presence: list[Any] | None = None
 
@@ -189,22 +190,25 @@ class Session:
     def push(self, record: Record | None) -> None:
         """A newer version of the record, or ``None`` once it is deleted (Watcher)."""
         self._pushed = GONE if record is None else record
-        self._wake.set()
+        self._send_soon()
 
     def push_presence(self, here: list[Any]) -> None:
         """Who is at the record now (:class:`Presence`); sent by :meth:`follow`."""
         if self.shows_presence:
             self._presence = here
-            self._wake.set()
+            self._send_soon()
+
+    def _send_soon(self) -> None:
+        # A sending task only while there is something to send: an idle socket holds none.
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self.follow())
 
     async def follow(self) -> None:
-        """Send each version the fan-out pushes (the newest only, if several came at once);
-        close with the kind's gone code once the record is deleted."""
+        """Send what the fan-out pushed (the newest only, if several came at once) until the
+        mailbox is empty; close with the kind's gone code once the record is deleted."""
         try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                pushed = self._pushed
+            while self._pushed is not None or self._presence is not None:
+                pushed, self._pushed = self._pushed, None
                 if pushed is GONE:
                     await self.refuse(self.behaviour.records.gone, 4404)
                     return
@@ -216,6 +220,13 @@ class Session:
                     await self.send(PresenceOut(here=here))
         except CLOSED:
             return  # the page has gone; the receiving side ends the session
+
+    async def stop_following(self) -> None:
+        """Stop sending (the socket is closing)."""
+        sender, self._sender = self._sender, None
+        if sender is not None:
+            sender.cancel()
+            await asyncio.gather(sender, return_exceptions=True)
 
 
 _PRESENCE: weakref.WeakKeyDictionary[LiveRecords, Presence] = weakref.WeakKeyDictionary()
@@ -300,17 +311,14 @@ async def follow_and_listen(session: Session) -> None:
     behaviour = session.behaviour
     at = presence(behaviour.records)
     async with behaviour.records.fanout.watch(session.record_id, session):
-        if not await send_greeting(session):
-            return
-        follower = asyncio.create_task(session.follow())
         try:
-            if session.shows_presence:
-                await at.enter(session)
-            await listen(session)
+            if await send_greeting(session):
+                if session.shows_presence:
+                    await at.enter(session)
+                await listen(session)
         finally:
             await at.leave(session)
-            follower.cancel()
-            await asyncio.gather(follower, return_exceptions=True)
+            await session.stop_following()
 
 
 async def send_greeting(session: Session) -> bool:
