@@ -260,7 +260,9 @@ class LiveRecords:
         and announce it; ``data`` equal to the record's and no tokens write nothing (a seat
         saying again that it is ready: no new version). Raises VersionConflict, Refusal(gone)."""
         if data == record.data and not tokens:
-            return Commit(record, duplicate=False)
+            # Nothing to write; a repeated client id is still told it is a repeat.
+            repeat = client_id is not None and await self._applied(record.id, client_id)
+            return Commit(record, duplicate=repeat)
         try:
             done = await self.store.commit(
                 record.id,
