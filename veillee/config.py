@@ -84,8 +84,13 @@ class Settings(BaseSettings):
 
     computer_table_idle_s: int = 2 * 3600
     """A computer table untouched this long is dropped."""
+    demo_table_idle_s: int = 10 * 60
+    """A demonstration table (the computer on every seat, watched on a how-to page) untouched this
+    long is dropped; it is deleted at once when its watcher's page closes."""
     shared_table_idle_s: int = 48 * 3600
-    """A shared table lives this long after its last move."""
+    """A shared table lives this long after its last move (once every seat is taken)."""
+    shared_table_fill_s: int = 15 * 60
+    """A shared table waits this long for its seats to be taken, then it is dropped."""
     sheet_idle_s: int = 365 * 24 * 3600
     """A score sheet lives this long after its last change."""
     sweep_interval_s: float = 60
@@ -98,6 +103,9 @@ class Settings(BaseSettings):
     """Rate limit per websocket connection (token bucket, burst of twice this)."""
     hello_timeout_s: float = 10.0
     """A live socket (table or sheet) that has not sent ``hello`` by then is closed."""
+    silence_timeout_s: float = 25.0
+    """A live socket that has sent nothing for this long (pages ping every 10 s) is closed: its
+    network is gone even if the socket looks open, and the others see that seat away."""
     max_frame_bytes: int = 64 * 1024
     """Largest websocket frame the transport reads at all (uvicorn's ``ws_max_size``): a larger
     one closes the socket (1009) before it is held in memory. Frames between
@@ -105,11 +113,11 @@ class Settings(BaseSettings):
     max_header_bytes: int = 16 * 1024
     """Largest request head (request line and headers) the transport holds while it is still
     arriving (uvicorn's ``h11_max_incomplete_event_size``): uvicorn answers 400 past it."""
-    websocket: Literal["auto", "websockets-sansio", "websockets", "wsproto"] = "auto"
-    """uvicorn's websocket implementation (its ``ws``); ``auto`` is ``websockets-sansio`` when
-    the ``websockets`` package is installed, else ``wsproto`` (bench/RESULTS.md compares them).
-    Per-message deflate is always off: views are small and compressing each costs more than it
-    saves on the wire."""
+    websocket: Literal["wsproto", "websockets-sansio", "websockets", "auto"] = "wsproto"
+    """uvicorn's websocket implementation (its ``ws``): ``wsproto`` (a dependency) held an idle
+    seat in less memory than ``websockets-sansio`` and cost no more CPU per change
+    (bench/RESULTS.md). Per-message deflate is always off: a compressed socket holds a zlib
+    compressor and decompressor (an idle seat 151 KiB instead of 49), for views of a few KB."""
 
     public_origins: Annotated[list[str], NoDecode] = [f"http://{n}:8000" for n in LOOPBACK]
     """The addresses players' browsers use for this site (``VEILLEE_PUBLIC_ORIGINS``, comma

@@ -88,6 +88,21 @@ async def test_reasons_come_in_the_players_language(app: FastAPI) -> None:
             assert error["message"] == "La partie n'est pas finie."
 
 
+async def test_a_game_refuses_in_its_own_words(app: FastAPI) -> None:
+    # Charlemagne says "hand" where Chouine says "partie": the reason comes from the table's game.
+    async with client(app) as c:
+        r = await c.post("/api/tables", json={"game": "charlemagne", "options": {}})
+        table = r.json()
+        said = {"en": "The hand is not over yet.", "fr": "La donne n'est pas encore finie."}
+        for lang, words in said.items():
+            async with aconnect_ws(f"/ws/tables/{table['table_id']}", c) as ws:
+                await ws.send_text(msg(type="hello", token=table["token"], lang=lang))
+                await receive(ws, "state")
+                await ws.send_text(msg(type="next", client_id=f"n-{lang}"))
+                error = await receive(ws, "error")
+                assert (error["code"], error["message"]) == ("deal_not_over", words)
+
+
 async def test_repeated_client_id_is_acknowledged_not_applied_again(app: FastAPI) -> None:
     async with client(app) as c:
         table = await new_table(c)

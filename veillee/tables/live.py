@@ -183,6 +183,7 @@ class LiveRecords:
         client_id: str | None = None,
         version: int | None = None,
         record: Record | None = None,
+        tokens: dict[str, str] | None = None,
     ) -> Commit:
         """Write ``change`` of the record, announce it, and return the record as stored.
 
@@ -192,6 +193,9 @@ class LiveRecords:
         (``version_conflict``). Without a version a change that loses a race is judged again on
         the new record, up to :data:`RACE_RETRIES` times (then ``busy``). ``record``: the
         record as the caller has it, to save a load (a stale one only costs a retry).
+        ``tokens``: token -> role to give with this change, in the same write (stored hashed).
+        A change that returns the document unchanged writes nothing: the record as it stands is
+        returned (``duplicate=False``), at its version.
 
         The change is first judged on the record in hand (``record``, else the newest one this
         process's fan-out holds, :meth:`latest`) and written without asking the store anything
@@ -204,7 +208,7 @@ class LiveRecords:
         in_hand = record if record is not None and record.id == record_id else None
         in_hand = in_hand or self.latest(record_id)
         if in_hand is not None and (version is None or version == in_hand.version):
-            done = await self._write(in_hand, change, client_id)
+            done = await self._write(in_hand, change, client_id, tokens)
             if done is not None:
                 return done
         for _ in range(RACE_RETRIES):
@@ -215,8 +219,12 @@ class LiveRecords:
                 return Commit(record, duplicate=True)
             if version is not None and version != record.version:
                 raise Refusal("version_conflict")
+            data = change(record)
+            if data == record.data and not tokens:
+                # Nothing to write (a seat saying again that it is ready): no new version.
+                return Commit(record, duplicate=False)
             try:
-                return await self._commit(record, change(record), client_id)
+                return await self._commit(record, data, client_id, tokens)
             except VersionConflict:
                 if version is None:
                     continue
@@ -231,17 +239,32 @@ class LiveRecords:
         """The newest version of the record this process has (its fan-out's), or None."""
         return self.fanout.latest(record_id)
 
-    async def _write(self, record: Record, change: Change, client_id: str | None) -> Commit | None:
-        """The change judged on ``record`` and written, or None if it was refused or the record
-        had moved on (the caller then decides on the record as stored)."""
+    async def _write(
+        self,
+        record: Record,
+        change: Change,
+        client_id: str | None,
+        tokens: dict[str, str] | None,
+    ) -> Commit | None:
+        """The change judged on ``record`` and written, or None if it was refused, changed
+        nothing or the record had moved on (the caller then decides on the record as stored)."""
         try:
-            return await self._commit(record, change(record), client_id)
+            data = change(record)
+            if data == record.data and not tokens:
+                return None
+            return await self._commit(record, data, client_id, tokens)
         except (Refusal, VersionConflict):
             return None
 
-    async def _commit(self, record: Record, data: dict[str, Any], client_id: str | None) -> Commit:
-        """Write ``data`` over ``record`` (still at its version) and announce it. Raises
-        VersionConflict, Refusal(gone)."""
+    async def _commit(
+        self,
+        record: Record,
+        data: dict[str, Any],
+        client_id: str | None,
+        tokens: dict[str, str] | None,
+    ) -> Commit:
+        """Write ``data`` over ``record`` (still at its version) with ``tokens`` and announce
+        it. Raises VersionConflict, Refusal(gone)."""
         try:
             done = await self.store.commit(
                 record.id,
@@ -249,6 +272,7 @@ class LiveRecords:
                 data,
                 client_id=client_id,
                 expires_at=self._expiry(data),
+                roles={token_hash(t): role for t, role in (tokens or {}).items()},
             )
         except NotFound:
             raise Refusal(self.gone) from None
@@ -265,6 +289,20 @@ class LiveRecords:
         self.fanout.deliver(record)
         await self.bus.publish(self.channel(record.id), str(record.version))
 
+    async def delete(self, record_id: str) -> bool:
+        """Delete the record now, whatever its lifetime, and tell its watchers as a sweep does.
+        Returns whether there was a record of this kind to delete."""
+        if await self._load_or_none(record_id) is None:
+            return False
+        if not await self.store.delete(record_id):
+            return False
+        await self._gone(record_id)
+        return True
+
+    async def _gone(self, record_id: str) -> None:
+        await self.bus.publish(self.channel(record_id), GONE)
+        self.fanout.gone(record_id)
+
     async def sweep(self) -> list[str]:
         """Delete every record of this kind whose lifetime has run out at ``clock()``, and tell
         its watchers (``"gone"`` on the bus). Returns the ids deleted."""
@@ -273,8 +311,7 @@ class LiveRecords:
         for record_id in await self.store.expired(now, kind=self.kind):
             if await self.store.delete(record_id, expired_by=now):
                 deleted.append(record_id)
-                await self.bus.publish(self.channel(record_id), GONE)
-                self.fanout.gone(record_id)
+                await self._gone(record_id)
         if deleted:
             log.info("swept %d %s record(s)", len(deleted), self.kind)
         return deleted

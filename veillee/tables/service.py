@@ -22,7 +22,7 @@ from veillee.games import Game, IllegalAction, find
 from veillee.games.contract import BadOptions
 from veillee.store import Commit, Record, Store
 from veillee.tables.live import Clock, LiveRecords, Refusal
-from veillee.tables.table import COMPUTER, HUMAN, KIND, TableDoc
+from veillee.tables.table import COMPUTER, HUMAN, KIND, SPECTATOR, TableDoc
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,14 @@ class SeatGrant:
 
     table_id: str
     seat: int
+    token: str
+
+
+@dataclass(frozen=True)
+class DemoGrant:
+    """A demonstration table and its spectator token (sent once, stored only hashed)."""
+
+    table_id: str
     token: str
 
 
@@ -61,10 +69,17 @@ def new_match(game: Game, rng: random.Random, options: Mapping[str, int]) -> Any
     return game.match.new_match(rng, options)
 
 
+JOIN_RETRIES = 5
+"""How often taking a seat is tried again after another change won the race for the table."""
+
+
 def seat_view(record: Record, seat: int) -> dict[str, Any]:
     """What ``seat`` is sent about the table in ``record``: ``{"version", "seat", "game",
-    "seats", "options", "view"}`` where ``view`` is ``match.view(m, seat)`` and nothing else of
-    the match (the deck order stays on the server)."""
+    "seats", "options", "seated", "ready", "shared", "expires_at", "view"}`` where ``view`` is
+    ``match.view(m, seat)`` and nothing else of the match (the deck order stays on the server);
+    ``seated`` says per seat whether someone sits there, ``ready`` which seats asked for the
+    next deal, ``expires_at`` when the table is dropped unless something happens (ISO 8601,
+    UTC)."""
     doc = TableDoc.from_data(record.data)
     match = find(doc.game).match
     return {
@@ -73,7 +88,53 @@ def seat_view(record: Record, seat: int) -> dict[str, Any]:
         "game": doc.game,
         "seats": list(doc.seats),
         "options": dict(doc.options),
+        "seated": list(doc.seated),
+        "ready": list(doc.ready),
+        "shared": doc.shared,
+        "expires_at": record.expires_at.isoformat() if record.expires_at else None,
         "view": match.view(match.from_json(doc.match), seat),
+    }
+
+
+def seat_summary(record: Record, seat: int) -> dict[str, Any]:
+    """What the resume list shows ``seat`` of its table: ``{"table_id", "game", "url", "seat",
+    "seats", "seated", "ready", "expires_at", "match", "to_act"}``: the match's public part
+    (``view["match"]``: score, length, results) and whose turn it is, never a card."""
+    full = seat_view(record, seat)
+    return {
+        "table_id": record.id,
+        "game": full["game"],
+        "url": f"/{full['game']}/table/{record.id}",
+        "seat": seat,
+        "seats": full["seats"],
+        "seated": full["seated"],
+        "ready": full["ready"],
+        "expires_at": full["expires_at"],
+        "match": full["view"]["match"],
+        "to_act": full["view"]["deal"].get("to_act"),
+    }
+
+
+def spectator_view(record: Record) -> dict[str, Any]:
+    """What the spectator of a demonstration table is sent: the keys of :func:`seat_view` with
+    ``seat`` ``None`` and ``view`` the match's ``spectator_view`` (every hand face up). Raises
+    Refusal("not_a_demo") for any table a person sits at, or that is not a demonstration: no
+    table where someone plays is ever shown this way."""
+    doc = TableDoc.from_data(record.data)
+    if not doc.watchable:
+        raise Refusal("not_a_demo")
+    match = find(doc.game).match
+    return {
+        "version": record.version,
+        "seat": None,
+        "game": doc.game,
+        "seats": list(doc.seats),
+        "options": dict(doc.options),
+        "seated": list(doc.seated),
+        "ready": list(doc.ready),
+        "shared": doc.shared,
+        "expires_at": record.expires_at.isoformat() if record.expires_at else None,
+        "view": match.spectator_view(match.from_json(doc.match)),
     }
 
 
@@ -138,32 +199,49 @@ class TableService:
         options: Mapping[str, object] | None = None,
         *,
         match: Any = None,
+        spectator: str | None = None,
     ) -> tuple[Record, list[SeatGrant]]:
         """Deal a new match of ``game`` (random first dealer) with ``seats`` (``"human"`` or
         ``"computer"`` per seat) and return the record with one token per human seat.
 
         ``match`` (test hooks and tools only): a match value to seat instead of a new deal; its
-        ``options`` are stored as given, unchecked. Raises KeyError for an unknown game,
-        Refusal("bad_options") for options the game does not offer, ValueError for seats that
-        do not fit the game."""
+        ``options`` are stored as given, unchecked. ``spectator``: a token for the spectator of
+        a demonstration (the computer on every seat; see :meth:`create_demo_table`). Raises
+        KeyError for an unknown game, Refusal("bad_options") for options the game does not
+        offer, ValueError for seats that do not fit the game (or a spectator at a table with a
+        person's seat)."""
         found = find(game)
         if len(seats) != found.info.seats or any(s not in (HUMAN, COMPUTER) for s in seats):
             raise ValueError("one 'human' or 'computer' per seat")
+        if spectator is not None and HUMAN in seats:
+            raise ValueError("only a table of computers may be watched")
         if match is None:
             full = table_options(found, options or {})
             m = new_match(found, self._rng(), full)
         else:
             full, m = {k: int(v) for k, v in (options or {}).items()}, match  # type: ignore[call-overload]
-        doc = TableDoc(game, full, tuple(seats), found.match.to_json(m))
+        doc = TableDoc(game, full, tuple(seats), found.match.to_json(m), demo=spectator is not None)
         tokens = {i: secrets.token_urlsafe(24) for i, kind in enumerate(seats) if kind == HUMAN}
-        record = await self.live.create(
-            doc.to_data(),
-            {token: f"seat:{i}" for i, token in tokens.items()},
-            record_id=self._record_id(),
-        )
+        roles = {token: f"seat:{i}" for i, token in tokens.items()}
+        if spectator is not None:
+            roles[spectator] = SPECTATOR
+        record = await self.live.create(doc.to_data(), roles, record_id=self._record_id())
         grants = [SeatGrant(record.id, i, token) for i, token in tokens.items()]
         self.kick(record.id)
         return record, grants
+
+    async def create_demo_table(
+        self, game: str, options: Mapping[str, object] | None = None, *, match: Any = None
+    ) -> DemoGrant:
+        """A demonstration ("watch a partie go by"): the computer on every seat, one deal, which
+        moves only when its spectator asks (:meth:`advance`) and which the spectator sees with
+        every hand face up (:func:`spectator_view`). Its one token is the spectator's; it lives
+        ``demo_table_idle_s`` after its last step, and :meth:`end_demo` drops it at once.
+        ``match`` as for :meth:`create_table`."""
+        token = secrets.token_urlsafe(24)
+        seats = (COMPUTER,) * find(game).info.seats
+        record, _ = await self.create_table(game, seats, options, match=match, spectator=token)
+        return DemoGrant(record.id, token)
 
     async def create_computer_table(
         self, game: str, options: Mapping[str, object] | None = None, *, match: Any = None
@@ -176,12 +254,113 @@ class TableService:
         )
         return grants[0]
 
+    async def create_shared_table(
+        self, game: str, options: Mapping[str, object] | None = None
+    ) -> SeatGrant:
+        """A table of people only: the maker sits at seat 0, every other seat waits for someone
+        to open the table's link (:meth:`join`). It waits ``shared_table_fill_s`` for them,
+        then ``shared_table_idle_s`` after each move. Raises as :meth:`create_table`."""
+        seats = find(game).info.seats
+        found = find(game)
+        full = table_options(found, options or {})
+        doc = TableDoc(
+            game,
+            full,
+            (HUMAN,) * seats,
+            found.match.to_json(new_match(found, self._rng(), full)),
+            open=tuple(range(1, seats)),
+        )
+        token = secrets.token_urlsafe(24)
+        record = await self.live.create(
+            doc.to_data(), {token: "seat:0"}, record_id=self._record_id()
+        )
+        return SeatGrant(record.id, 0, token)
+
+    async def join(self, table_id: str) -> SeatGrant:
+        """Take the lowest open seat of a shared table and return its new token (stored hashed
+        in the same write that marks the seat taken: of two people racing for the last seat
+        exactly one sits). The table moves on one version, so the seats already taken see it.
+        Raises Refusal: ``table_gone``, ``not_shared`` (a table with a computer seat: nobody
+        joins it), ``table_full``, ``busy``."""
+        for _ in range(JOIN_RETRIES):
+            record = await self.load(table_id)
+            doc = TableDoc.from_data(record.data)
+            if not doc.shared:
+                raise Refusal("not_shared")
+            if not doc.open:
+                raise Refusal("table_full")
+            seat = doc.open[0]
+            seated = replace(doc, open=doc.open[1:]).to_data()
+            token = secrets.token_urlsafe(24)
+            try:
+                await self.live.commit(
+                    table_id,
+                    lambda _, data=seated: data,  # type: ignore[misc]
+                    version=record.version,
+                    record=record,
+                    tokens={token: f"seat:{seat}"},
+                )
+            except Refusal as exc:
+                if exc.reason != "version_conflict":
+                    raise
+                continue
+            return SeatGrant(table_id, seat, token)
+        raise Refusal("busy")
+
+    async def summaries(
+        self, seats: list[tuple[str, str]]
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        """The resume list: for each ``(table_id, token)`` pair that opens a seat, that seat's
+        :func:`seat_summary`; the other tables' ids (gone, swept, or never this token's) in the
+        second list. Answers only for the tokens given."""
+        found: list[dict[str, Any]] = []
+        gone: list[str] = []
+        for table_id, token in seats:
+            seat = await self.seat_of(table_id, token)
+            record = None
+            if seat is not None:
+                try:
+                    record = await self.load(table_id)
+                except Refusal:
+                    record = None
+            if record is None or seat is None:
+                gone.append(table_id)
+            else:
+                found.append(seat_summary(record, seat))
+        return found, gone
+
     async def seat_of(self, table_id: str, token: str) -> int | None:
         """The seat that ``token`` holds at ``table_id``, or None (unknown token, other table)."""
         role = await self.live.role(table_id, token)
         if role is None or not role.startswith("seat:"):
             return None
         return int(role.split(":", 1)[1])
+
+    async def viewer_of(self, table_id: str, token: str) -> int | str | None:
+        """Who ``token`` is at ``table_id``: its seat (int), :data:`SPECTATOR` for the watcher
+        of a demonstration (only while the table is one: the computer on every seat), or None.
+        A spectator whose table has gone is None too."""
+        role = await self.live.role(table_id, token)
+        if role is not None and role.startswith("seat:"):
+            return int(role.split(":", 1)[1])
+        if role != SPECTATOR:
+            return None
+        try:
+            record = await self.load(table_id)
+        except Refusal:
+            return None
+        return SPECTATOR if TableDoc.from_data(record.data).watchable else None
+
+    async def end_demo(self, table_id: str) -> bool:
+        """Drop a demonstration table now (its watcher has gone): nothing of it is kept. Returns
+        whether one was dropped; any other table is left alone."""
+        try:
+            record = await self.load(table_id)
+        except Refusal:
+            return False
+        if not TableDoc.from_data(record.data).demo:
+            return False
+        return await self.live.delete(table_id)
 
     async def load(self, table_id: str) -> Record:
         """The table as stored now. Raises Refusal("table_gone")."""
@@ -200,6 +379,8 @@ class TableService:
         (``match.why_illegal``); nothing changes then."""
 
         def play(game: Game, doc: TableDoc) -> TableDoc:
+            if doc.open:
+                raise Refusal("table_not_full")
             try:
                 action = game.engine.Action.parse(text)
             except ValueError:
@@ -218,11 +399,25 @@ class TableService:
     async def next_deal(
         self, table_id: str, seat: int, client_id: str, version: int | None = None
     ) -> Commit:
-        """Deal the next partie/hand once the current one is over (any seated person may ask).
-        Raises Refusal("deal_not_over" | "match_over")."""
+        """``seat`` is ready for what follows the deal that is over: the next partie/hand, or
+        once the match is over a new match with the same options. It comes once every seated
+        person has asked (a computer seat needs no asking); until then the table records who has
+        (``ready``), so each seat sees who is waiting for whom. Asking again changes nothing;
+        however the asks race, exactly one deal follows. Raises Refusal("deal_not_over")."""
 
         def deal(game: Game, doc: TableDoc) -> TableDoc:
-            return _advanced(game, doc, lambda m: game.match.next_deal(m, self._rng()))
+            m = game.match.from_json(doc.match)
+            if not game.match.deal_over(m):
+                raise Refusal("deal_not_over")
+            ready = tuple(sorted({*doc.ready, seat}))
+            if any(s not in ready for s in doc.humans):
+                return replace(doc, ready=ready)
+            if game.match.is_over(m):
+                m2 = new_match(game, self._rng(), doc.options)
+                return replace(doc, ready=(), match=game.match.to_json(m2))
+            return replace(
+                _advanced(game, doc, lambda m: game.match.next_deal(m, self._rng())), ready=()
+            )
 
         return await self._change(table_id, deal, client_id, version)
 
@@ -240,6 +435,9 @@ class TableService:
         chosen = dict(options or {})
 
         def restart(game: Game, doc: TableDoc) -> TableDoc:
+            if len(doc.humans) > 1:
+                # Nobody throws a match away for the others: a new match is agreed (``next``).
+                raise Refusal("restart_shared")
             table_options(game, chosen)  # refuses what the game does not offer
             full = {**doc.options, **chosen}
             m = new_match(game, self._rng(), full)
@@ -287,13 +485,32 @@ class TableService:
             if record is None and table_id not in self._dirty:
                 return
 
+    async def advance(self, table_id: str, client_id: str, version: int | None = None) -> Commit:
+        """One step of a demonstration, asked by its spectator: the computer seat to act makes
+        its move, exactly as at any table (:meth:`step`). ``version``: the version the
+        spectator saw (refused as ``version_conflict`` if the table has moved). Raises Refusal:
+        ``not_a_demo`` (a table someone plays moves only by its seats), ``deal_over`` (the deal
+        is done: a demonstration deals once), ``table_gone``."""
+        record = await self.load(table_id)
+        if not TableDoc.from_data(record.data).watchable:
+            raise Refusal("not_a_demo")
+        if version is not None and version != record.version:
+            raise Refusal("version_conflict")
+        data = await self._computer_move(record)
+        if data is None:
+            raise Refusal("deal_over")
+        return await self.live.commit(
+            table_id, lambda _: data, client_id=client_id, version=record.version, record=record
+        )
+
     async def step(
         self, table_id: str, paced: bool = False, record: Record | None = None
     ) -> Record | None:
         """Play one computer move at ``table_id`` if a computer seat is to act (an all-computer
         table also deals its next partie by itself); return the table afterwards, or None when
         nothing was for the computer to do. With ``paced`` it first waits ``bot_delay_ms`` (and
-        ``trick_pause_ms`` more when a trick has just been gathered).
+        ``trick_pause_ms`` more when a trick has just been gathered). A demonstration is never
+        moved here, only by its spectator (:meth:`advance`).
 
         The move is ``player.choose(observation, legal_actions, rng)`` with the ``"deal"`` part
         of ``match.observation(m, seat)``, computed in a worker thread. Raises
@@ -301,12 +518,32 @@ class TableService:
         (if it is stale the write is refused and the fresh table returned)."""
         if record is None or record.id != table_id:
             record = await self.load(table_id)
+        if TableDoc.from_data(record.data).demo:
+            return None
+        data = await self._computer_move(record, paced)
+        if data is None:
+            return None
+        try:
+            done = await self.live.commit(
+                table_id, lambda _: data, version=record.version, record=record
+            )
+        except Refusal as exc:
+            if exc.reason != "version_conflict":
+                raise
+            # Someone else moved the table meanwhile (a person restarting the match): look again.
+            return await self.load(table_id)
+        return done.record
+
+    async def _computer_move(self, record: Record, paced: bool = False) -> dict[str, Any] | None:
+        """The table's document after the move of its computer seat to act (or, at a table of
+        computers that is not a demonstration, after dealing its next partie), or None when
+        there is nothing for the computer to do."""
         doc = TableDoc.from_data(record.data)
         game = find(doc.game)
         m = game.match.from_json(doc.match)
         seat = game.match.to_act(m)
         if seat is None:
-            if doc.humans or not game.match.deal_over(m) or game.match.is_over(m):
+            if doc.demo or doc.humans or not game.match.deal_over(m) or game.match.is_over(m):
                 return None
             m2 = game.match.next_deal(m, self._rng())
         elif doc.seats[seat] != COMPUTER:
@@ -318,17 +555,7 @@ class TableService:
             legal = game.match.legal_actions(m)
             action = await asyncio.to_thread(game.player.choose, observation, legal, self._rng())
             m2 = game.match.apply(m, action)
-        data = replace(doc, match=game.match.to_json(m2)).to_data()
-        try:
-            done = await self.live.commit(
-                table_id, lambda _: data, version=record.version, record=record
-            )
-        except Refusal as exc:
-            if exc.reason != "version_conflict":
-                raise
-            # Someone else moved the table meanwhile (a person restarting the match): look again.
-            return await self.load(table_id)
-        return done.record
+        return replace(doc, match=game.match.to_json(m2)).to_data()
 
     def _pace(self, game: Game, m: Any, seat: int) -> float:
         delay = self.settings.bot_delay_ms
@@ -342,8 +569,12 @@ class TableService:
 
     def _lifetime(self, data: dict[str, Any]) -> timedelta:
         doc = TableDoc.from_data(data)
+        if doc.demo:
+            return timedelta(seconds=self.settings.demo_table_idle_s)
         if doc.computers:
             return timedelta(seconds=self.settings.computer_table_idle_s)
+        if doc.open:
+            return timedelta(seconds=self.settings.shared_table_fill_s)
         return timedelta(seconds=self.settings.shared_table_idle_s)
 
     async def sweep(self) -> list[str]:

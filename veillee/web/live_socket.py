@@ -9,7 +9,15 @@ view a key (seat, role) is sent, and how a change is applied.
 
 Every frame out is one of ``live_protocol``'s (or the kind's snapshot); every refusal is an
 :class:`~veillee.web.live_protocol.ErrorOut` with the reason in the player's language. Close
-codes: 1008 foreign Origin, 4403 token refused, 4404 record gone, 4408 no hello in time.
+codes: 1008 foreign Origin, 4403 token refused, 4404 record gone, 4408 no hello in time, or
+nothing heard for ``silence_timeout_s`` (pages ping every 10 s: a silent socket's network is
+gone).
+
+Presence: :class:`~veillee.web.presence.Presence` knows which viewer keys have a socket open on
+each record, in this process and the others; on a record whose kind shows it
+(``Behaviour.shows_presence``) each socket is sent :class:`~veillee.web.live_protocol.PresenceOut`
+after its first snapshot and whenever it changes, so a seat sees another go away (its page
+closed, or its network silent past the timeout) and come back.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import weakref
 from collections.abc import Hashable
 from typing import Any, Protocol
 
@@ -38,8 +47,10 @@ from veillee.web.live_protocol import (
     Messages,
     Ping,
     PongOut,
+    PresenceOut,
     error_out,
 )
+from veillee.web.presence import Presence
 
 OPEN_SOCKETS = Gauge("veillee_sockets", "Live websockets open in this process", ["endpoint"])
 REFUSED = Counter(
@@ -58,11 +69,14 @@ class Behaviour(Protocol):
 
     name: str
     """Metrics label and name of the endpoint (``"tables"``, ``"sheets"``)."""
-    area: str
-    """Catalog prefix of the kind's own reason strings (see :func:`i18n.reason`)."""
     records: LiveRecords
     messages: Messages
     """What the socket takes: :class:`Hello`, :class:`Ping` and the kind's changes."""
+
+    def area(self, record: Record | None) -> str:
+        """Catalog prefix of the reason strings for ``record`` (see :func:`i18n.reason`), e.g.
+        ``"scores."`` or a table's game (``"<game>."``); ``record`` is None before the
+        socket's hello is accepted."""
 
     async def authenticate(self, record_id: str, token: str) -> Hashable | None:
         """The viewer key ``token`` holds on the record (a seat, a role), or None."""
@@ -77,6 +91,13 @@ class Behaviour(Protocol):
     def greeted(self, record: Record) -> None:
         """Called with the record as sent after each accepted hello (a table wakes its computer
         seats)."""
+
+    def shows_presence(self, record: Record) -> bool:
+        """Whether the sockets of ``record`` are told who else is there (:class:`PresenceOut`)."""
+
+    async def closed(self, record_id: str, key: Any) -> None:
+        """Called once a socket that held ``key`` has closed (a demonstration table is dropped
+        when its spectator leaves)."""
 
 
 class Session:
@@ -95,9 +116,12 @@ class Session:
         self.lang = i18n.pick_lang(ws.cookies.get("lang"), ws.headers.get("accept-language"))
         self.key: Hashable | None = None
         self.sent_version = -1
+        self.area = behaviour.area(None)
         self.lock = asyncio.Lock()
         self._pushed: Record | object | None = None
         self._sender: asyncio.Task[None] | None = None
+        self.shows_presence = False
+        self._presence: list[Any] | None = None
 
     # ---- sending (always under ``lock``: frames of two tasks never interleave) --------------
 
@@ -109,7 +133,7 @@ class Session:
     async def error(self, code: str, client_id: str | None = None) -> None:
         """Send the error ``code`` (counted in the metrics)."""
         REFUSED.labels(self.behaviour.name, code).inc()
-        await self.send(error_out(self.lang, code, self.behaviour.area, client_id))
+        await self.send(error_out(self.lang, code, self.area, client_id))
 
     async def refuse(self, code: str, close_code: int) -> None:
         """Send the error ``code`` and close the socket."""
@@ -130,6 +154,7 @@ class Session:
         """Send the record as it is now (after a hello, after a refused change) and return it.
         Raises Refusal (the kind's gone code)."""
         record = await self.behaviour.records.load(self.record_id)
+        self.area = self.behaviour.area(record)
         async with self.lock:
             await self._snapshot(record, force=True)
         return record
@@ -151,7 +176,8 @@ class Session:
                     duplicate=done.duplicate,
                 )
                 await self.ws.send_text(ack.model_dump_json())
-                await self._snapshot(done.record, force=done.duplicate)
+                # Forced: a repeat, or a change that needed no write, still shows the record.
+                await self._snapshot(done.record, force=True)
                 return
         await self.error(reason, message.client_id)
         if reason != records.gone:
@@ -164,21 +190,34 @@ class Session:
     def push(self, record: Record | None) -> None:
         """A newer version of the record, or ``None`` once it is deleted (Watcher)."""
         self._pushed = GONE if record is None else record
+        self._wake()
+
+    def push_presence(self, here: list[Any]) -> None:
+        """Who is at the record now (:class:`Presence`); sent by :meth:`follow`."""
+        if self.shows_presence:
+            self._presence = here
+            self._wake()
+
+    def _wake(self) -> None:
         if self._sender is None or self._sender.done():
             self._sender = asyncio.create_task(self.follow())
 
     async def follow(self) -> None:
-        """Send what the fan-out pushed (the newest only, if several came at once) until the
-        mailbox is empty; close with the kind's gone code once the record is deleted."""
+        """Send what was pushed (the newest version only, if several came at once; who is
+        here) until the mailbox is empty; close with the kind's gone code once the record is
+        deleted."""
         try:
-            while (pushed := self._pushed) is not None:
-                self._pushed = None
+            while self._pushed is not None or self._presence is not None:
+                pushed, self._pushed = self._pushed, None
                 if pushed is GONE:
                     await self.refuse(self.behaviour.records.gone, 4404)
                     return
                 if isinstance(pushed, Record):
                     async with self.lock:
                         await self._snapshot(pushed)
+                here, self._presence = self._presence, None
+                if here is not None:
+                    await self.send(PresenceOut(here=here))
         except CLOSED:
             return  # the page has gone; the receiving side ends the session
 
@@ -188,6 +227,19 @@ class Session:
         if sender is not None:
             sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
+
+
+_PRESENCE: weakref.WeakKeyDictionary[LiveRecords, Presence] = weakref.WeakKeyDictionary()
+
+
+def presence(records: LiveRecords) -> Presence:
+    """The :class:`~veillee.web.presence.Presence` of ``records``' kind in this process."""
+    found = _PRESENCE.get(records)
+    if found is None:
+        found = _PRESENCE[records] = Presence(
+            records.bus, lambda record_id: f"presence:{records.channel(record_id)}"
+        )
+    return found
 
 
 async def serve(ws: WebSocket, behaviour: Behaviour, record_id: str) -> None:
@@ -211,6 +263,8 @@ async def serve(ws: WebSocket, behaviour: Behaviour, record_id: str) -> None:
         pass  # the page went away mid-answer
     finally:
         sockets.dec()
+        if session.key is not None:
+            await behaviour.closed(record_id, session.key)
 
 
 async def greet(session: Session) -> bool:
@@ -255,10 +309,17 @@ async def follow_and_listen(session: Session) -> None:
     """Follow the record (fan-out), send it as it is now, and answer frames until the page goes.
     The record is watched before it is read, so no version can slip between the two."""
     behaviour = session.behaviour
+    at = presence(behaviour.records)
     async with behaviour.records.fanout.watch(session.record_id, session):
         try:
-            if await send_greeting(session):
+            if not await send_greeting(session):
+                return
+            try:
+                if session.shows_presence:
+                    await at.enter(session)
                 await listen(session)
+            finally:
+                await at.leave(session)
         finally:
             await session.stop_following()
 
@@ -271,13 +332,21 @@ async def send_greeting(session: Session) -> bool:
         await session.refuse(gone.reason, 4404)
         return False
     session.behaviour.greeted(record)
+    session.shows_presence = session.behaviour.shows_presence(record)
     return True
 
 
 async def listen(session: Session) -> None:
-    """Answer every frame until the page goes."""
+    """Answer every frame until the page goes, or has been silent for ``silence_timeout_s``
+    (closed with ``silent``, 4408: its page reconnects if it is still there)."""
     while True:
-        message = await next_message(session)
+        try:
+            message = await next_message(
+                session, time.monotonic() + session.settings.silence_timeout_s
+            )
+        except TimeoutError:
+            await session.refuse("silent", 4408)
+            return
         if message is None:
             return
         if isinstance(message, Ping):
@@ -320,5 +389,7 @@ async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | No
     if deadline is None:
         frame = await ws.receive()
     else:
-        frame = await asyncio.wait_for(ws.receive(), max(0.0, deadline - time.monotonic()))
+        # A timer, not a task per frame (asyncio.wait_for's).
+        async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+            frame = await ws.receive()
     return None if frame["type"] == "websocket.disconnect" else dict(frame)

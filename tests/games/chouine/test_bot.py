@@ -61,7 +61,6 @@ def observation(
         "opponent_last_trick": None,
         "taken_turn_ups": [],
         "legal": [],
-        "declaration_points": {},
         "card_choices": {},
         "refusals": {},
         "outcome": None,

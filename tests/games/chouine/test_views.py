@@ -174,7 +174,13 @@ def test_each_legal_declaration_comes_with_its_points_doubled_in_trumps() -> Non
         leader=A,
     )
     v = view(s, A)
-    assert v["declaration_points"] == {
+    points = {
+        w["action"]: w["declaration"]["points"]
+        for ways in v["card_choices"].values()
+        for w in ways
+        if w["declaration"]
+    }
+    assert points == {
         "KS mariage": 20,
         "QS mariage": 20,
         "KH tierce": 60,
@@ -183,5 +189,5 @@ def test_each_legal_declaration_comes_with_its_points_doubled_in_trumps() -> Non
         "QH mariage": 40,
         "JH tierce": 60,
     }
-    assert set(v["declaration_points"]) == {a for a in v["legal"] if " " in a}
-    assert view(s, B)["declaration_points"] == {}
+    assert set(points) == {a for a in v["legal"] if " " in a}
+    assert view(s, B)["card_choices"] == {}

@@ -14,8 +14,10 @@ from typing import Any
 from veillee.cards import SUITS, is_joker
 
 from .rules import (
+    LADDER,
     NUMBER_BIDS,
     SEAT_NAMES,
+    TRUMPLESS,
     Action,
     State,
     effective_suit,
@@ -79,11 +81,20 @@ def view(state: State, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "seat_names": list(SEAT_NAMES),
+        "teams": [team(s) for s in range(4)],
+        "ladder": ["pass", *LADDER],
         "dealer": state.dealer,
         "phase": state.phase,
         "to_act": state.to_act,
         "bids": [{"seat": s, "bid": b} for s, b in state.bids],
         "contract": state.contract,
+        "contract_kind": None
+        if state.contract is None
+        else "number"
+        if state.contract in NUMBER_BIDS
+        else "mulot"
+        if state.contract in TRUMPLESS
+        else "charlemagne",
         "bidder": bidder,
         "sitting_out": out,
         "choice": state.choice,
@@ -103,6 +114,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
             {"cards": _trick_cards(last.cards), "winner": last.winner} if last is not None else None
         ),
         "tricks_won": tricks_won,
+        "stopped_early": state.phase == "over" and len(state.tricks) < 8,  # §10
         "bidder_tricks": bidder_tricks
         if bidder is not None and state.contract not in NUMBER_BIDS
         else None,
@@ -137,3 +149,26 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     obs["plays"] = plays
     obs["tricks"] = tricks
     return obs
+
+
+SEAT_PARTS = ("hand", "kitty", "discards", "blind_card", "legal", "refusals")
+"""Parts of :func:`view` that belong to one seat's screen; :func:`spectator_view` shows every
+hand instead."""
+
+
+def spectator_view(state: State) -> dict[str, Any]:
+    """The whole hand, every hand face up, for a table nobody plays (a demonstration, where the
+    computer holds all four seats): never sent to a seat of a table a person plays.
+
+    The keys of :func:`view` except the one seat's parts (``seat`` is ``None``; no ``legal`` or
+    ``refusals``), plus ``hands`` (all four, in display order), ``kitty`` (the two cards, once the
+    auction is over), ``discards`` (the bidder's), ``blind_card`` (the card passed blind, or
+    ``None``), and ``plays`` and ``tricks`` as in :func:`observation`.
+    """
+    out = {k: v for k, v in observation(state, 0).items() if k not in SEAT_PARTS}
+    out["seat"] = None
+    out["hands"] = [display_order(h, state.trump) for h in state.hands]
+    out["kitty"] = list(state.kitty) if state.phase != "auction" else None
+    out["discards"] = list(state.discards)
+    out["blind_card"] = state.blind
+    return out

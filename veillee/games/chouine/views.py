@@ -10,20 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from veillee.games.chouine.rules import (
+    BRISQUES,
     CARD_CODES,
     CARD_INDEX,
     CHOUINE,
     DIX_DE_DER,
     HOW,
-    KIND_INDEX,
     KINDS,
+    POINTS,
     QUINTE,
     SUIT_LETTERS,
     State,
     card_refusal,
     code_list,
     declaration_options,
-    declaration_points,
     display_order,
     legal_actions,
     outcome,
@@ -88,17 +88,6 @@ def _trick_in_play(state: State) -> list[dict[str, Any]]:
 
 def _trick_cards(t: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     return [{"seat": t[0], "card": CARD_CODES[t[1]]}, {"seat": 1 - t[0], "card": CARD_CODES[t[2]]}]
-
-
-def _declaration_points(state: State, legal: list[str]) -> dict[str, int]:
-    """Points of each legal declaring action (``"KH mariage"`` → 40), so that no page needs its
-    own copy of rules §5.1 (a chouine is 0: it wins the partie instead, §9)."""
-    out: dict[str, int] = {}
-    for text in legal:
-        card, _, kind = text.partition(" ")
-        if kind:
-            out[text] = declaration_points(KIND_INDEX[kind], CARD_INDEX[card] >> 3, state.trump)
-    return out
 
 
 def _card_choices(state: State, seat: int, legal: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -195,7 +184,6 @@ def view(state: State, seat: int) -> dict[str, Any]:
             {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in state.taken_turn_ups
         ],
         "legal": legal,
-        "declaration_points": _declaration_points(state, legal),
         "card_choices": _card_choices(state, seat, legal),
         "refusals": refusals,
         "outcome": result,
@@ -254,3 +242,42 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     obs["opponent_known"] = code_list(opponent_known_mask(state, seat))
     obs["unseen"] = code_list(unseen_mask(state, seat))
     return obs
+
+
+SEAT_PARTS = ("hand", "legal", "card_choices", "refusals", "own_tricks")
+"""Parts of :func:`view` that belong to one seat's screen (its hand, what it may do, its own
+tricks); :func:`spectator_view` shows both hands instead."""
+
+
+def spectator_view(state: State) -> dict[str, Any]:
+    """The whole partie, both hands face up, for a table nobody plays (a demonstration, where
+    the computer holds both seats): never sent to a seat of a table a person plays.
+
+    The keys of :func:`view` except the one seat's parts (``seat`` is ``None``; no ``hand``,
+    ``legal``, ``card_choices``, ``refusals``, ``own_tricks``;
+    ``opponent_last_trick`` is ``None``), plus ``hands`` (both, in display order), ``plays``
+    (every card played, in order: ``trick``, ``seat``, ``card``, ``points`` (its card points,
+    rules §1), ``brisque`` (bool), ``declaration``) and ``tricks`` (every completed trick:
+    ``trick``, ``cards``, ``winner``, ``points``). The talon's order stays hidden: a watcher
+    learns a card when it is drawn into a hand, as the table shows it.
+    """
+    out = {k: v for k, v in view(state, 0).items() if k not in SEAT_PARTS}
+    out["seat"] = None
+    out["opponent_last_trick"] = None
+    out["hands"] = [[CARD_CODES[c] for c in display_order(h, state.trump)] for h in state.hands]
+    plays = observation(state, 0)["plays"]
+    for play in plays:
+        card = CARD_INDEX[play["card"]]
+        play["points"] = POINTS[card]
+        play["brisque"] = bool(BRISQUES >> card & 1)
+    out["plays"] = plays
+    out["tricks"] = [
+        {
+            "trick": i,
+            "cards": _trick_cards(t),
+            "winner": t[3],
+            "points": POINTS[t[1]] + POINTS[t[2]],
+        }
+        for i, t in enumerate(state.tricks, start=1)
+    ]
+    return out

@@ -19,7 +19,7 @@ export function showHandEnd(dialog, state, words) {
   const { match, deal } = state.view;
   const outcome = deal.outcome;
   const me = state.seat;
-  const mine = me % 2;
+  const mine = deal.teams[me];
   const $ = (id) => dialog.querySelector(`#${id}`);
 
   const over = match.over;

@@ -5,7 +5,6 @@
 import { cardBack, cardImage } from "../cards.js";
 import { discardCount, place } from "./words.js";
 
-const LADDER_ORDER = ["pass", "5", "6", "7", "8", "mulot", "charlemagne", "gros-mulot", "gros-charlemagne"];
 const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 function el(tag, className, text) {
@@ -58,7 +57,7 @@ export class Steps {
       const title = el("h2", "step-title sr-only", t("charlemagne.step.auction.title"));
       const grid = el("div", "bids");
       grid.dataset.testid = "bids";
-      for (const bid of LADDER_ORDER) {
+      for (const bid of deal.ladder) {
         const label = bid === "pass" ? t("charlemagne.bid.pass") : this.words.contract(bid);
         const aria = bid === "pass" ? t("charlemagne.bid.pass") : t("charlemagne.step.auction.bid", { bid: label });
         const b = button(label, `bid-${bid}`, () => this.act(bid), { enabled: deal.legal.includes(bid), label: aria, primary: bid !== "pass" });

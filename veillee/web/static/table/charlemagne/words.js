@@ -1,16 +1,10 @@
 // What the Charlemagne table says, in the page's language: seat names as seen from this seat,
 // contracts, the turn line, the contract and trick lines, and why a hand ended. Every number
 // comes from the view (docs/charlemagne-views.md); the page computes no rule.
-const NUMBER_BIDS = new Set(["5", "6", "7", "8"]);
-const NO_TRUMP = new Set(["mulot", "gros-mulot"]);
 
 /** Where ``seat`` sits as seen from ``me``: "you", "left", "partner" or "right". */
 export function place(seat, me) {
   return ["you", "left", "partner", "right"][(seat - me + 4) % 4];
-}
-
-export function isNumberBid(contract) {
-  return NUMBER_BIDS.has(contract);
 }
 
 export class Words {
@@ -50,11 +44,9 @@ export class Words {
 
   /** The two seats of a team, in words: "you and your partner", "East and West". */
   side(deal, team, me) {
-    if (team === me % 2) return this.t("charlemagne.side.us");
-    return this.t("charlemagne.side.pair", {
-      a: this.compass(deal, team),
-      b: this.compass(deal, team + 2),
-    });
+    if (team === deal.teams[me]) return this.t("charlemagne.side.us");
+    const [a, b] = deal.teams.flatMap((side, seat) => (side === team ? [seat] : []));
+    return this.t("charlemagne.side.pair", { a: this.compass(deal, a), b: this.compass(deal, b) });
   }
 
   contract(contract) {
@@ -109,10 +101,11 @@ export class Words {
     }
     const bidder = this.who(deal, deal.bidder, me);
     let goal;
-    if (isNumberBid(deal.contract)) {
-      const us = deal.bidder % 2 === me % 2 ? "us" : "them";
-      goal = this.t(`charlemagne.goal.number.${us}`, { side: this.side(deal, deal.bidder % 2, me), n: deal.contract });
-    } else if (NO_TRUMP.has(deal.contract)) {
+    if (deal.contract_kind === "number") {
+      const bidders = deal.teams[deal.bidder];
+      const us = bidders === deal.teams[me] ? "us" : "them";
+      goal = this.t(`charlemagne.goal.number.${us}`, { side: this.side(deal, bidders, me), n: deal.contract });
+    } else if (deal.contract_kind === "mulot") {
       goal = this.t("charlemagne.goal.no_trick", { name: bidder });
     } else {
       goal = this.t("charlemagne.goal.every_trick", { name: bidder });
@@ -123,7 +116,7 @@ export class Words {
   /** "Trumps: hearts", "No trumps but the jokers", or "" before trumps are named. */
   trumpLine(deal) {
     if (deal.trump) return this.t("charlemagne.trump.named", { suit: this.t(`card.suit.${deal.trump}`) });
-    if (NO_TRUMP.has(deal.contract)) return this.t("charlemagne.trump.jokers_only");
+    if (deal.contract_kind === "mulot") return this.t("charlemagne.trump.jokers_only");
     return "";
   }
 
@@ -138,7 +131,7 @@ export class Words {
         others: deal.opponent_tricks,
       });
     }
-    const mine = me % 2;
+    const mine = deal.teams[me];
     return this.t("charlemagne.tricks.sides", { us: deal.tricks_won[mine], them: deal.tricks_won[1 - mine] });
   }
 
@@ -147,26 +140,25 @@ export class Words {
     const deal = state.view.deal;
     const outcome = deal.outcome;
     const me = state.seat;
-    const team = outcome.bidder % 2;
+    const team = deal.teams[outcome.bidder];
     const where = place(outcome.bidder, me);
     const person = where === "you" ? "you" : where === "partner" ? "partner" : "other";
     const name = this.compass(deal, outcome.bidder);
-    if (isNumberBid(outcome.contract)) {
+    if (deal.contract_kind === "number") {
       // The side whose tricks decided it: the bidders when made, the others when failed.
       const winners = outcome.made ? team : 1 - team;
-      const us = winners === me % 2 ? "us" : "them";
+      const us = winners === deal.teams[me] ? "us" : "them";
       return this.plural(`charlemagne.end.number_${outcome.made ? "made" : "failed"}.${us}`, outcome.tricks[winners], {
-        side: this.side(deal, 1 - me % 2, me),
+        side: this.side(deal, 1 - deal.teams[me], me),
         contract: outcome.contract,
       });
     }
-    const kind = NO_TRUMP.has(outcome.contract) ? "mulot" : "charlemagne";
-    return this.t(`charlemagne.end.${kind}_${outcome.made ? "made" : "failed"}.${person}`, { name });
+    return this.t(`charlemagne.end.${deal.contract_kind}_${outcome.made ? "made" : "failed"}.${person}`, { name });
   }
 
   /** "The hand stopped after trick 5: the other cards are not played." or "". */
   stoppedEarly(deal) {
-    if (deal.trick_number >= 8) return "";
+    if (!deal.stopped_early) return "";
     return this.t("charlemagne.end.stopped_early", { n: deal.trick_number });
   }
 
@@ -182,7 +174,7 @@ export class Words {
   /** "You and your partner win the match 34–20." */
   matchResult(state) {
     const { match, deal } = state.view;
-    const mine = state.seat % 2;
+    const mine = deal.teams[state.seat];
     const winner = match.winner;
     const key = winner === mine ? "charlemagne.match.we_win" : "charlemagne.match.they_win";
     return this.t(key, {
@@ -194,7 +186,7 @@ export class Words {
 
   /** "Us 12 – 8 Them". */
   score(state) {
-    const mine = state.seat % 2;
+    const mine = state.view.deal.teams[state.seat];
     const scores = state.view.match.scores;
     return this.t("charlemagne.match.score", { us: scores[mine], them: scores[1 - mine] });
   }
