@@ -219,8 +219,12 @@ class LiveRecords:
                 return Commit(record, duplicate=True)
             if version is not None and version != record.version:
                 raise Refusal("version_conflict")
+            data = change(record)
+            if data == record.data and not tokens:
+                # Nothing to write (a seat saying again that it is ready): no new version.
+                return Commit(record, duplicate=False)
             try:
-                return await self._commit(record, change(record), client_id, tokens)
+                return await self._commit(record, data, client_id, tokens)
             except VersionConflict:
                 if version is None:
                     continue
@@ -240,12 +244,15 @@ class LiveRecords:
         record: Record,
         change: Change,
         client_id: str | None,
-        tokens: dict[str, str] | None = None,
+        tokens: dict[str, str] | None,
     ) -> Commit | None:
-        """The change judged on ``record`` and written, or None if it was refused or the record
-        had moved on (the caller then decides on the record as stored)."""
+        """The change judged on ``record`` and written, or None if it was refused, changed
+        nothing or the record had moved on (the caller then decides on the record as stored)."""
         try:
-            return await self._commit(record, change(record), client_id, tokens)
+            data = change(record)
+            if data == record.data and not tokens:
+                return None
+            return await self._commit(record, data, client_id, tokens)
         except (Refusal, VersionConflict):
             return None
 
@@ -254,15 +261,10 @@ class LiveRecords:
         record: Record,
         data: dict[str, Any],
         client_id: str | None,
-        tokens: dict[str, str] | None = None,
+        tokens: dict[str, str] | None,
     ) -> Commit:
-        """Write ``data`` over ``record`` (still at its version) with the roles of ``tokens``,
-        and announce it; ``data`` equal to the record's and no tokens write nothing (a seat
-        saying again that it is ready: no new version). Raises VersionConflict, Refusal(gone)."""
-        if data == record.data and not tokens:
-            # Nothing to write; a repeated client id is still told it is a repeat.
-            repeat = client_id is not None and await self._applied(record.id, client_id)
-            return Commit(record, duplicate=repeat)
+        """Write ``data`` over ``record`` (still at its version) with ``tokens`` and announce
+        it. Raises VersionConflict, Refusal(gone)."""
         try:
             done = await self.store.commit(
                 record.id,

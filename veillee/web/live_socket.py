@@ -190,22 +190,22 @@ class Session:
     def push(self, record: Record | None) -> None:
         """A newer version of the record, or ``None`` once it is deleted (Watcher)."""
         self._pushed = GONE if record is None else record
-        self._send_soon()
+        self._wake()
 
     def push_presence(self, here: list[Any]) -> None:
         """Who is at the record now (:class:`Presence`); sent by :meth:`follow`."""
         if self.shows_presence:
             self._presence = here
-            self._send_soon()
+            self._wake()
 
-    def _send_soon(self) -> None:
-        # A sending task only while there is something to send: an idle socket holds none.
+    def _wake(self) -> None:
         if self._sender is None or self._sender.done():
             self._sender = asyncio.create_task(self.follow())
 
     async def follow(self) -> None:
-        """Send what the fan-out pushed (the newest only, if several came at once) until the
-        mailbox is empty; close with the kind's gone code once the record is deleted."""
+        """Send what was pushed (the newest version only, if several came at once; who is
+        here) until the mailbox is empty; close with the kind's gone code once the record is
+        deleted."""
         try:
             while self._pushed is not None or self._presence is not None:
                 pushed, self._pushed = self._pushed, None
@@ -312,12 +312,15 @@ async def follow_and_listen(session: Session) -> None:
     at = presence(behaviour.records)
     async with behaviour.records.fanout.watch(session.record_id, session):
         try:
-            if await send_greeting(session):
+            if not await send_greeting(session):
+                return
+            try:
                 if session.shows_presence:
                     await at.enter(session)
                 await listen(session)
+            finally:
+                await at.leave(session)
         finally:
-            await at.leave(session)
             await session.stop_following()
 
 
@@ -386,5 +389,7 @@ async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | No
     if deadline is None:
         frame = await ws.receive()
     else:
-        frame = await asyncio.wait_for(ws.receive(), max(0.0, deadline - time.monotonic()))
+        # A timer, not a task per frame (asyncio.wait_for's).
+        async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+            frame = await ws.receive()
     return None if frame["type"] == "websocket.disconnect" else dict(frame)
