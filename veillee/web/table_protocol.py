@@ -54,13 +54,27 @@ class NewMatch(In):
     options: Options = Field(default_factory=dict)
 
 
-TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch)
+SeatNumber = Annotated[StrictInt, Field(ge=0, le=15)]
+"""A seat as the page names it (the table says whether it has that seat)."""
+
+
+class Fill(In):
+    """The maker of a shared table lets the computer play the open ``seats`` (before the
+    start)."""
+
+    type: Literal["fill"]
+    client_id: ClientId
+    seats: Annotated[list[SeatNumber], Field(min_length=1, max_length=8)]
+    version: Version | None = None
+
+
+TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, Fill)
 """Everything a table page may send."""
 
 
-def parse_client_message(text: str) -> Hello | Ping | Act | NextDeal | NewMatch:
+def parse_client_message(text: str) -> Hello | Ping | Act | NextDeal | NewMatch | Fill:
     """Validate one incoming text frame. Raises BadMessage."""
-    message: Hello | Ping | Act | NextDeal | NewMatch = TABLE_MESSAGES.parse(text)
+    message: Hello | Ping | Act | NextDeal | NewMatch | Fill = TABLE_MESSAGES.parse(text)
     return message
 
 
