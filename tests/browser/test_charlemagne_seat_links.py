@@ -1,0 +1,122 @@
+"""Charlemagne with friends, in Chromium: "Play with friends" makes a table and hands over three
+seat links (your partner, the left and right opponents), each link seats exactly its seat and
+comes back to it in the same browser, a taken seat's link says so in another browser, and the
+maker lets the computer fill the empty seats, after which the hand starts."""
+
+from __future__ import annotations
+
+from playwright.async_api import Browser, BrowserContext, Page, expect
+
+PLACES = {"partner": 2, "left": 1, "right": 3}
+
+
+async def make_table(page: Page, base: str) -> dict[str, str]:
+    """From the Charlemagne page, "Play with friends": the three seat links shown, by place."""
+    await page.goto(base + "/charlemagne")
+    await page.get_by_test_id("play-friends").click()
+    await page.wait_for_url("**/charlemagne/table/*")
+    await expect(page.get_by_test_id("waiting")).to_be_visible()
+    await expect(page.locator("#table")).to_have_attribute("data-state", "seating")
+    return {
+        place: await page.get_by_test_id(f"seat-link-{place}").input_value() for place in PLACES
+    }
+
+
+async def open_link(browser: Browser, link: str) -> tuple[BrowserContext, Page]:
+    """A friend's browser (a context of its own) opening ``link``."""
+    ctx = await browser.new_context(locale="en-GB")
+    page = await ctx.new_page()
+    await page.goto(link)
+    return ctx, page
+
+
+async def test_three_seat_links_each_seat_exactly_their_seat(
+    live_server: str, browser: Browser, page: Page
+) -> None:
+    links = await make_table(page, live_server)
+    table = page.url
+    for place, seat in PLACES.items():
+        assert links[place] == f"{table}?seat={seat}"
+    await expect(page.get_by_test_id("seat-row-partner")).to_contain_text("Your partner")
+    await expect(page.get_by_test_id("seat-row-left")).to_contain_text("Left opponent")
+    await expect(page.get_by_test_id("seat-row-right")).to_contain_text("Right opponent")
+    await expect(page.get_by_test_id("waiting-time")).to_contain_text("left")
+    # Copy puts the seat's own link on the clipboard.
+    await page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    await page.get_by_test_id("copy-left").click()
+    await expect(page.get_by_test_id("copied")).to_have_text(
+        "Copied. Paste it in a message to the friend who sits there."
+    )
+    assert await page.evaluate("() => navigator.clipboard.readText()") == links["left"]
+
+    partner_ctx, partner = await open_link(browser, links["partner"])
+    other_ctx, other = await open_link(browser, links["partner"])
+    try:
+        # The partner's browser sits South, across from the maker, and waits for the others.
+        await expect(partner.locator("#table")).to_have_attribute("data-state", "seating")
+        await expect(partner.get_by_test_id("seat-row-partner")).to_have_attribute(
+            "data-status", "seated"
+        )
+        await expect(partner.get_by_test_id("waiting-send")).to_have_text(
+            "You are seated. The hand is dealt once every seat is taken."
+        )
+        await expect(partner.get_by_test_id("fill-left")).to_have_count(0)
+        await expect(page.get_by_test_id("seat-row-partner")).to_have_attribute(
+            "data-status", "seated"
+        )
+        await expect(page.get_by_test_id("seat-link-partner")).to_have_count(0)
+        # Another browser with the same link: the seat is taken, and nothing of the table shows.
+        await expect(other.get_by_test_id("seat-taken")).to_contain_text(
+            "This seat is taken: someone already sits there."
+        )
+        await expect(other.get_by_test_id("hand")).to_be_hidden()
+        # The same browser coming back through its link returns to its seat.
+        await partner.reload()
+        await expect(partner.get_by_test_id("seat-row-partner")).to_have_attribute(
+            "data-status", "seated"
+        )
+        seat = await partner.evaluate(
+            "(id) => localStorage.getItem('veillee.seat.' + id) !== null",
+            table.rsplit("/", 1)[1],
+        )
+        assert seat is True
+        # The maker lets the computer play both opponents: the hand starts for both people.
+        await page.get_by_test_id("fill-left").click()
+        await expect(page.get_by_test_id("seat-row-left")).to_have_attribute(
+            "data-status", "computer"
+        )
+        await page.get_by_test_id("fill-right").click()
+        for each in (page, partner):
+            await expect(each.get_by_test_id("waiting")).to_be_hidden()
+            await expect(each.locator("#table")).to_have_attribute("data-phase", "auction")
+            await expect(each.get_by_test_id("seat-left")).to_contain_text("computer")
+            await expect(each.get_by_test_id("seat-right")).to_contain_text("computer")
+        # Each person sees whether the other is here.
+        await expect(page.get_by_test_id("seat-partner").get_by_test_id("presence")).to_have_text(
+            "Here"
+        )
+        await partner.close()
+        await expect(page.get_by_test_id("seat-partner").get_by_test_id("presence")).to_have_text(
+            "Away"
+        )
+        # A filled seat's link is taken too.
+        late_ctx, late = await open_link(browser, links["right"])
+        await expect(late.get_by_test_id("seat-taken")).to_be_visible()
+        await late_ctx.close()
+    finally:
+        await partner_ctx.close()
+        await other_ctx.close()
+
+
+async def test_the_charlemagne_page_lists_the_tables_this_browser_sits_at(
+    live_server: str, page: Page
+) -> None:
+    await make_table(page, live_server)
+    table_id = page.url.rsplit("/", 1)[1]
+    await page.goto(live_server + "/charlemagne")
+    item = page.get_by_test_id("resume-item")
+    await expect(item).to_have_count(1)
+    await expect(item).to_have_attribute("data-table-id", table_id)
+    await item.get_by_role("link").click()
+    await page.wait_for_url(f"**/charlemagne/table/{table_id}")
+    await expect(page.get_by_test_id("waiting")).to_be_visible()
