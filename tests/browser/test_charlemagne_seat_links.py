@@ -5,29 +5,9 @@ maker lets the computer fill the empty seats, after which the hand starts."""
 
 from __future__ import annotations
 
-from playwright.async_api import Browser, BrowserContext, Page, expect
+from playwright.async_api import Browser, Page, expect
 
-PLACES = {"partner": 2, "left": 1, "right": 3}
-
-
-async def make_table(page: Page, base: str) -> dict[str, str]:
-    """From the Charlemagne page, "Play with friends": the three seat links shown, by place."""
-    await page.goto(base + "/charlemagne")
-    await page.get_by_test_id("play-friends").click()
-    await page.wait_for_url("**/charlemagne/table/*")
-    await expect(page.get_by_test_id("waiting")).to_be_visible()
-    await expect(page.locator("#table")).to_have_attribute("data-state", "seating")
-    return {
-        place: await page.get_by_test_id(f"seat-link-{place}").input_value() for place in PLACES
-    }
-
-
-async def open_link(browser: Browser, link: str) -> tuple[BrowserContext, Page]:
-    """A friend's browser (a context of its own) opening ``link``."""
-    ctx = await browser.new_context(locale="en-GB")
-    page = await ctx.new_page()
-    await page.goto(link)
-    return ctx, page
+from tests.browser.charlemagne_friends import PLACES, make_table, open_link
 
 
 async def test_three_seat_links_each_seat_exactly_their_seat(
