@@ -5,6 +5,7 @@ any other seat's ``fill`` is refused and changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -15,6 +16,8 @@ from httpx_ws import aconnect_ws
 from tests.web.sockets import client, receive
 from tests.web.test_shared_table_socket import hello
 from tests.web.test_table_api import refusal
+from veillee.games import find
+from veillee.tables import TableService
 
 
 async def new_four(c: httpx.AsyncClient) -> dict[str, Any]:
@@ -87,3 +90,30 @@ async def test_the_maker_fills_the_open_seats_and_the_computer_plays_them(app: F
         )
         taken = await c.post(f"/api/tables/{host['table_id']}/seats", json={"seat": 1})
         assert refusal(taken) == (409, "seat_taken")
+
+
+async def test_after_a_restart_the_computer_seats_of_a_shared_table_play_on(
+    app: FastAPI,
+) -> None:
+    # Made, filled and played up to the computer's turn by a service that plays nothing itself.
+    quiet = TableService(app.state.store, app.state.bus, app.state.settings, autoplay=False)
+    host = await quiet.create_shared_table("charlemagne")
+    await quiet.fill(host.table_id, 0, "fill", [1, 3])
+    await quiet.join(host.table_id, 2)
+    record = await quiet.load(host.table_id)
+    game = find("charlemagne")
+    # People and the computer alternate around the table: at most one person passes first.
+    while (seat := game.match.to_act(game.match.from_json(record.data["match"]))) in (0, 2):
+        await quiet.act(host.table_id, seat, f"a{record.version}", "pass", record.version)
+        record = await quiet.load(host.table_id)
+    stopped = record.version
+    # The server restarts: nothing runs until a person comes back, then the computer plays.
+    app.state.tables = TableService(app.state.store, app.state.bus, app.state.settings)
+    await asyncio.sleep(0.05)
+    assert (await app.state.tables.load(host.table_id)).version == stopped
+    async with client(app) as c, aconnect_ws(f"/ws/tables/{host.table_id}", c) as ws:
+        await hello(ws, host.token)
+        while (state := await receive(ws, "state"))["version"] == stopped:
+            pass
+        assert state["version"] > stopped
+        assert state["view"]["deal"]["bids"][-1]["seat"] in (1, 3)
