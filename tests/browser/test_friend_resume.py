@@ -41,11 +41,13 @@ async def test_the_friend_closes_the_tab_and_comes_back_through_the_resume_list(
     try:
         mover, _ = await whose_turn(page, friend)
         await play_a_card(mover)
-        await expect(page.get_by_test_id("opponent-presence")).to_have_text("Here")
+        for each in (page, friend):  # the friend's seat taken, and one card played
+            await expect(each.locator("#table")).to_have_attribute("data-version", "2")
+        await expect(page.get_by_test_id("opponent-presence")).to_have_text("●Here")
         hand = await friend.locator("#hand button.card").evaluate_all(HAND)
         _, version = await table_state(page)
         await friend.close()
-        await expect(page.get_by_test_id("opponent-presence")).to_have_text("Away")
+        await expect(page.get_by_test_id("opponent-presence")).to_have_text("○Away")
         # The friend comes back to the site: the home page lists the table.
         again = await ctx.new_page()  # type: ignore[attr-defined]
         await again.goto(live_server + "/")
@@ -60,8 +62,8 @@ async def test_the_friend_closes_the_tab_and_comes_back_through_the_resume_list(
         await again.wait_for_url("**/chouine/table/*")
         await expect(again.locator("#table")).to_have_attribute("data-version", str(version))
         assert await again.locator("#hand button.card").evaluate_all(HAND) == hand
-        await expect(page.get_by_test_id("opponent-presence")).to_have_text("Here")
-        await expect(again.get_by_test_id("opponent-presence")).to_have_text("Here")
+        await expect(page.get_by_test_id("opponent-presence")).to_have_text("●Here")
+        await expect(again.get_by_test_id("opponent-presence")).to_have_text("●Here")
     finally:
         await ctx.close()  # type: ignore[attr-defined]
 
@@ -75,9 +77,10 @@ async def test_a_reload_mid_partie_keeps_the_seat_the_hand_and_the_turn(
             mover, _ = await whose_turn(page, friend)
             _, before = await table_state(mover)
             await play_a_card(mover)
-            await mover.wait_for_function(
-                "v => Number(document.getElementById('table').dataset.version) > v", arg=before
-            )
+            for each in (page, friend):
+                await expect(each.locator("#table")).to_have_attribute(
+                    "data-version", str(before + 1)
+                )
         for each in (friend, page):  # seat 1, then seat 0
             hand = await each.locator("#hand button.card").evaluate_all(HAND)
             state, version = await table_state(each)
@@ -112,7 +115,7 @@ async def test_leaving_asks_first_and_keeps_the_seat_on_the_resume_list(
         await friend.get_by_test_id("leave-yes").click()
         await friend.wait_for_url("**/chouine")
         await expect(friend.get_by_test_id("resume-item")).to_have_count(1)
-        await expect(page.get_by_test_id("opponent-presence")).to_have_text("Away")
+        await expect(page.get_by_test_id("opponent-presence")).to_have_text("○Away")
     finally:
         await ctx.close()  # type: ignore[attr-defined]
 

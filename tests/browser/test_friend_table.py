@@ -26,7 +26,7 @@ async def test_two_friends_play_a_best_of_3_match_through_the_link(
         await expect(friend.get_by_test_id("hand").locator("button.card")).to_have_count(5)
         await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
         for each in (page, friend):
-            await expect(each.get_by_test_id("opponent-presence")).to_have_text("Here")
+            await expect(each.get_by_test_id("opponent-presence")).to_have_text("●Here")
             await expect(each.locator("#opp-name")).to_have_text("Your friend")
             await expect(each.get_by_test_id("score")).to_have_text("You 0 – 0 Friend")
         # Anyone else opening the link is told the table is full, with a way to their own.

@@ -335,7 +335,18 @@ function renderPresence() {
   const there = here.includes(1 - current.seat);
   badge.hidden = false;
   badge.dataset.here = String(there);
-  badge.textContent = there ? t("friend.presence.here") : t("friend.presence.away");
+  // A mark (filled: here, hollow: away) and the word; where the row is narrow only the mark
+  // shows, the word staying for screen readers and as the tooltip.
+  const word = there ? t("friend.presence.here") : t("friend.presence.away");
+  const mark = document.createElement("span");
+  mark.className = "presence-mark";
+  mark.setAttribute("aria-hidden", "true");
+  mark.textContent = there ? "●" : "○";
+  const words = document.createElement("span");
+  words.className = "presence-word";
+  words.textContent = word;
+  badge.title = word;
+  badge.replaceChildren(mark, words);
 }
 
 function onPresence(seats) {

@@ -5,8 +5,6 @@
 // - "with a friend" (data-shared): a shared table; the seat token goes to localStorage (the
 //   table survives closing the tab, and the resume list finds it again), and the table page
 //   shows the link to send while it waits for the friend.
-import { keepSeat } from "./seats.js";
-
 const page = document.getElementById("game-page");
 const buttons = [...page.querySelectorAll("button[data-options]")];
 
@@ -22,6 +20,8 @@ async function play(button) {
     });
     if (!response.ok) throw new Error(String(response.status));
     const table = await response.json();
+    // Loaded on the first tap, so that nothing stands between the page and its buttons.
+    const { keepSeat } = await import("./seats.js");
     keepSeat(table.table_id, table.token, shared);
     location.assign(table.url);
   } catch {
