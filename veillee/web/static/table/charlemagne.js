@@ -12,6 +12,7 @@
 import { cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
+import { setUpMenu } from "./menu.js";
 import { Hand } from "./charlemagne/hand.js";
 import { showHandEnd } from "./charlemagne/hand_end.js";
 import { renderSeat } from "./charlemagne/seats.js";
@@ -393,6 +394,7 @@ function showStatus(kind) {
 }
 
 async function main() {
+  setUpMenu($("menu"));
   const t = await loadCatalog(lang);
   words = new Words(t);
   const token = seatToken(tableId) ?? (await sitDown());
