@@ -277,12 +277,14 @@ function render(state) {
   renderInfo(state);
   renderSeats(state);
   const seating = renderSeating(state);
+  // Before the hand is drawn: the waiting screen hides the table, and the hand is laid out for
+  // the width it has once shown.
+  root.dataset.state = deal.outcome && !seating ? "waiting" : status(state);
   drawChoices(state);
   $("turn-line").textContent = connectionDown ? words.t("charlemagne.table.reconnecting") : words.turnLine(state);
 
   const end = $("hand-end");
   if (!deal.outcome && end.open) end.close();
-  root.dataset.state = deal.outcome && !seating ? "waiting" : status(state);
   trick.render(state, !previous, () => {
     if (current !== state) return;
     if (deal.outcome) showHandEnd(end, state, words);
