@@ -88,15 +88,26 @@ async def test_three_seat_links_each_seat_exactly_their_seat(
         await other_ctx.close()
 
 
-async def test_the_charlemagne_page_lists_the_tables_this_browser_sits_at(
-    live_server: str, page: Page
+async def test_the_charlemagne_page_lists_the_table_in_every_seated_browser(
+    live_server: str, browser: Browser, page: Page
 ) -> None:
-    await make_table(page, live_server)
+    links = await make_table(page, live_server)
     table_id = page.url.rsplit("/", 1)[1]
-    await page.goto(live_server + "/charlemagne")
-    item = page.get_by_test_id("resume-item")
-    await expect(item).to_have_count(1)
-    await expect(item).to_have_attribute("data-table-id", table_id)
-    await item.get_by_role("link").click()
-    await page.wait_for_url(f"**/charlemagne/table/{table_id}")
-    await expect(page.get_by_test_id("waiting")).to_be_visible()
+    partner_ctx, partner = await open_link(browser, links["partner"])
+    try:
+        await expect(partner.get_by_test_id("seat-row-partner")).to_have_attribute(
+            "data-status", "seated"
+        )
+        for each in (page, partner):
+            await each.goto(live_server + "/charlemagne")
+            item = each.get_by_test_id("resume-item")
+            await expect(item).to_have_count(1)
+            await expect(item).to_have_attribute("data-table-id", table_id)
+            await expect(item).to_contain_text("Charlemagne")
+            await item.get_by_role("link").click()
+            await each.wait_for_url(f"**/charlemagne/table/{table_id}")
+            await expect(each.get_by_test_id("seat-row-partner")).to_have_attribute(
+                "data-status", "seated"
+            )
+    finally:
+        await partner_ctx.close()
