@@ -5,9 +5,12 @@ maker lets the computer fill the empty seats, after which the hand starts."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.charlemagne_friends import PLACES, make_table, open_link
+from tests.browser.chouine_page import Server
 
 
 async def test_three_seat_links_each_seat_exactly_their_seat(
@@ -111,3 +114,20 @@ async def test_the_charlemagne_page_lists_the_table_in_every_seated_browser(
             )
     finally:
         await partner_ctx.close()
+
+
+async def test_a_table_whose_seats_stay_empty_closes_with_a_note(
+    browser: Browser, tmp_path: Path
+) -> None:
+    server = Server(tmp_path, shared_table_fill_s=2, sweep_interval_s=0.3)
+    server.start()
+    ctx = await browser.new_context(locale="en-GB")
+    try:
+        page = await ctx.new_page()
+        await make_table(page, server.url)
+        lost = page.get_by_test_id("table-lost")
+        await expect(lost).to_contain_text("Nobody sat down within 15 minutes", timeout=10_000)
+        await expect(page.get_by_test_id("waiting")).to_be_hidden()
+    finally:
+        await ctx.close()
+        server.stop()

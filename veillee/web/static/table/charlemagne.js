@@ -390,6 +390,8 @@ function showStatus(kind) {
     banner.hidden = true;
     clearInterval(waitingTimer);
     $("waiting").hidden = true;
+    // A shared table nobody sat at within its time: say so.
+    if (current && current.seated.includes(false)) $("lost-text").textContent = words.t("friend.waiting.expired");
     $("lost").hidden = false;
     root.dataset.state = "lost";
   }
