@@ -126,7 +126,9 @@ async def test_a_table_whose_seats_stay_empty_closes_with_a_note(
         page = await ctx.new_page()
         await make_table(page, server.url)
         lost = page.get_by_test_id("table-lost")
-        await expect(lost).to_contain_text("Nobody sat down within 15 minutes", timeout=10_000)
+        await expect(lost).to_contain_text(
+            "Not every seat was taken within 15 minutes", timeout=10_000
+        )
         await expect(page.get_by_test_id("waiting")).to_be_hidden()
     finally:
         await ctx.close()

@@ -391,7 +391,7 @@ function showStatus(kind) {
     clearInterval(waitingTimer);
     $("waiting").hidden = true;
     // A shared table nobody sat at within its time: say so.
-    if (current && current.seated.includes(false)) $("lost-text").textContent = words.t("friend.waiting.expired");
+    if (current && current.seated.includes(false)) $("lost-text").textContent = words.t("seats.waiting.expired");
     $("lost").hidden = false;
     root.dataset.state = "lost";
   }
