@@ -5,11 +5,13 @@ maker lets the computer fill the empty seats, after which the hand starts."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.charlemagne_friends import PLACES, make_table, open_link
+from tests.browser.charlemagne_player import CHARLEMAGNE_DEAL
 from tests.browser.chouine_page import Server
 
 
@@ -133,3 +135,55 @@ async def test_a_table_whose_seats_stay_empty_closes_with_a_note(
     finally:
         await ctx.close()
         server.stop()
+
+
+async def test_the_blind_pass_between_two_friends_shows_the_card_to_them_alone(
+    hooked_server: str, browser: Browser, page: Page
+) -> None:
+    # The scripted deal: West deals, you (North) pass, the computer at East passes, your
+    # partner South bids Charlemagne (rules §5), and you pass it one card face down.
+    made = await page.request.post(
+        hooked_server + "/api/test/tables",
+        data=json.dumps(
+            {"game": "charlemagne", "deck": CHARLEMAGNE_DEAL, "dealer": 3, "shared": True}
+        ),
+    )
+    assert made.status == 201, await made.text()
+    table = await made.json()
+    await page.goto(f"{hooked_server}/lang/en?next=/charlemagne")
+    await page.evaluate(
+        "([key, token]) => localStorage.setItem(key, token)",
+        [f"veillee.seat.{table['table_id']}", table["token"]],
+    )
+    await page.goto(hooked_server + table["url"])
+    link = await page.get_by_test_id("seat-link-partner").input_value()
+    partner_ctx, partner = await open_link(browser, link)
+    try:
+        await expect(page.get_by_test_id("seat-row-partner")).to_have_attribute(
+            "data-status", "seated"
+        )
+        await page.get_by_test_id("fill-left").click()
+        await expect(page.get_by_test_id("fill-right")).to_be_visible()
+        await page.get_by_test_id("fill-right").click()
+        await page.get_by_test_id("bid-pass").click()
+        await partner.get_by_test_id("bid-charlemagne").click()
+        await expect(page.locator("#table")).to_have_attribute("data-phase", "give")
+        await expect(page.get_by_test_id("no-table-talk")).to_contain_text(
+            "The rules ask for no table talk about this card."
+        )
+        # Nothing of the pass shows on the partner's page while the card is chosen.
+        await expect(partner.get_by_test_id("steps").locator("[data-card]")).to_have_count(0)
+        await page.locator('#hand [data-card="KH"]').click()
+        await page.get_by_test_id("confirm-give").click()
+        await expect(page.get_by_test_id("hand-note")).to_have_text(
+            "You sit out this hand: your partner plays Charlemagne alone."
+        )
+        # The bidder sees the card among the steps of its discard; you, the card you passed.
+        await expect(partner.locator("#table")).to_have_attribute("data-phase", "discard")
+        steps = partner.get_by_test_id("steps")
+        await expect(steps).to_contain_text("From your partner:")
+        await expect(steps.locator('[data-card="KH"]')).to_have_count(1)
+        await expect(page.get_by_test_id("steps")).to_contain_text("You passed your partner:")
+        await expect(page.get_by_test_id("steps").locator('[data-card="KH"]')).to_have_count(1)
+    finally:
+        await partner_ctx.close()
