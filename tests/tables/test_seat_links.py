@@ -6,36 +6,16 @@ before the start, which the table service then plays; races have exactly one win
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
-from tests.tables.test_service import Clock, settings
-from veillee.bus import InProcessBus
+from tests.tables.test_service import Clock
 from veillee.games import find
 from veillee.store import Store, token_hash
 from veillee.tables import Refusal, TableService, seat_view
 
 GAME = find("charlemagne")
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(f"sqlite+aiosqlite:///{tmp_path}/t.db")
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(store: Store, tmp_path: Path, clock: Clock) -> TableService:
-    return TableService(store, InProcessBus(), settings(tmp_path), clock=clock, autoplay=False)
 
 
 async def refused(call: object) -> str:

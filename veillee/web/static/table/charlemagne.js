@@ -19,7 +19,7 @@ import { renderSeat } from "./charlemagne/seats.js";
 import { Steps } from "./charlemagne/steps.js";
 import { Trick } from "./charlemagne/trick.js";
 import { Words, discardCount, place } from "./charlemagne/words.js";
-import { SeatLinks } from "./seat_links.js";
+import { SeatLinks, countDown } from "./seat_links.js";
 import { linkSeat, seatToken, takeSeat } from "./seats.js";
 
 const root = document.getElementById("table");
@@ -324,13 +324,7 @@ function renderSeating(state) {
   });
   seatLinks.render(rows, maker);
   $("fill-note").hidden = !maker;
-  const tick = () => {
-    const left = Math.max(0, Math.round((Date.parse(state.expires_at) - Date.now()) / 1000));
-    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    $("waiting-time").textContent = left > 0 ? t("friend.waiting.time", { time }) : t("friend.waiting.time_up");
-  };
-  tick();
-  waitingTimer = setInterval(tick, 1000);
+  waitingTimer = countDown($("waiting-time"), state.expires_at, t);
   return true;
 }
 

@@ -16,6 +16,7 @@ import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
+import { countDown } from "./seat_links.js";
 import { seatToken, takeSeat } from "./seats.js";
 
 const root = document.getElementById("table");
@@ -315,13 +316,7 @@ function renderSeating(state) {
   clearInterval(waitingTimer);
   if (!seating) return false;
   $("share-link").value = `${location.origin}/${game}/table/${tableId}`;
-  const tick = () => {
-    const left = Math.max(0, Math.round((Date.parse(state.expires_at) - Date.now()) / 1000));
-    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    $("waiting-time").textContent = left > 0 ? t("friend.waiting.time", { time }) : t("friend.waiting.time_up");
-  };
-  tick();
-  waitingTimer = setInterval(tick, 1000);
+  waitingTimer = countDown($("waiting-time"), state.expires_at, t);
   return true;
 }
 

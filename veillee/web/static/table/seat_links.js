@@ -94,3 +94,16 @@ export class SeatLinks {
     return li;
   }
 }
+
+/** Count down in `node`, every second, the time left until `expiresAt` (ISO 8601) for the
+ * seats to be taken ("friend.waiting.time", then "friend.waiting.time_up"); returns the
+ * interval's id, for clearInterval. */
+export function countDown(node, expiresAt, t) {
+  const tick = () => {
+    const left = Math.max(0, Math.round((Date.parse(expiresAt) - Date.now()) / 1000));
+    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    node.textContent = left > 0 ? t("friend.waiting.time", { time }) : t("friend.waiting.time_up");
+  };
+  tick();
+  return setInterval(tick, 1000);
+}
