@@ -103,7 +103,9 @@ async def test_leaving_asks_first_and_keeps_the_seat_on_the_resume_list(
     friend, ctx = await seated_pair(browser, page, live_server)
     try:
         await open_menu(friend)
-        await expect(friend.get_by_test_id("rules")).to_have_attribute("href", "/chouine/how-to-play")
+        await expect(friend.get_by_test_id("rules")).to_have_attribute(
+            "href", "/chouine/how-to-play"
+        )
         await friend.get_by_test_id("leave").click()
         dialog = friend.get_by_test_id("leave-confirm")
         await expect(dialog).to_contain_text("Your seat is kept")
