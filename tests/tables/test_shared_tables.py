@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.tables.test_service import Clock
-from veillee.games import find
+from veillee.games import find, names
 from veillee.store import Store, token_hash
 from veillee.tables import Refusal, TableService, seat_view
 
@@ -249,3 +249,41 @@ async def test_the_resume_list_answers_only_for_the_tokens_it_is_shown(
     await service.sweep()
     found, gone = await service.summaries([(waiting.table_id, waiting.token)])
     assert found == [] and gone == [waiting.table_id]
+
+
+@pytest.mark.parametrize("game", names())
+async def test_any_game_shares_its_table_seat_by_seat_and_deals_when_all_are_ready(
+    service: TableService, game: str
+) -> None:
+    """Generic over the seat count (the registry's): the maker at seat 0, each opener the next
+    seat, the next after the last told the table is full; nobody plays until every seat is
+    taken; the next deal once every seat has asked."""
+    seats = find(game).info.seats
+    host = await service.create_shared_table(game)
+    record = await service.load(host.table_id)
+    assert record.data["open"] == list(range(1, seats))
+    rules = find(game).match
+    m = rules.from_json(record.data["match"])
+    with pytest.raises(Refusal) as early:
+        await service.act(host.table_id, rules.to_act(m), "e", str(rules.legal_actions(m)[0]))
+    assert early.value.reason == "table_not_full"
+    joined = [await service.join(host.table_id) for _ in range(seats - 1)]
+    assert [g.seat for g in joined] == list(range(1, seats))
+    with pytest.raises(Refusal) as full:
+        await service.join(host.table_id)
+    assert full.value.reason == "table_full"
+    summaries, gone = await service.summaries([(host.table_id, g.token) for g in joined])
+    assert [s["seat"] for s in summaries] == list(range(1, seats)) and gone == []
+    while True:
+        record = await service.load(host.table_id)
+        m = rules.from_json(record.data["match"])
+        seat = rules.to_act(m)
+        if seat is None:
+            break
+        action = str(rules.legal_actions(m)[0])
+        await service.act(host.table_id, seat, f"g{record.version}", action, record.version)
+    for asking in range(seats):
+        done = await service.next_deal(host.table_id, asking, f"n{asking}")
+        dealt = rules.to_act(rules.from_json(done.record.data["match"])) is not None
+        assert dealt == (asking == seats - 1)
+        assert done.record.data["ready"] == ([] if dealt else list(range(asking + 1)))
