@@ -13,6 +13,7 @@ from playwright.async_api import Browser, Page, expect
 from tests.browser.charlemagne_friends import PLACES, make_table, open_link
 from tests.browser.charlemagne_player import CHARLEMAGNE_DEAL
 from tests.browser.chouine_page import Server
+from tests.browser.test_friend_table import shared_table_violations
 
 
 async def test_three_seat_links_each_seat_exactly_their_seat(
@@ -187,3 +188,29 @@ async def test_the_blind_pass_between_two_friends_shows_the_card_to_them_alone(
         await expect(page.get_by_test_id("steps").locator('[data-card="KH"]')).to_have_count(1)
     finally:
         await partner_ctx.close()
+
+
+async def test_the_seat_links_screens_pass_axe(
+    live_server: str, browser: Browser, phone: Page
+) -> None:
+    """The maker's waiting screen with a seat taken and one given to the computer, a taken
+    seat's page, and the partner's table with presence: no serious or critical axe issue."""
+    links = await make_table(phone, live_server)
+    assert await shared_table_violations(phone) == []
+    partner_ctx, partner = await open_link(browser, links["partner"])
+    other_ctx, other = await open_link(browser, links["partner"])
+    try:
+        await expect(other.get_by_test_id("seat-taken")).to_be_visible()
+        assert await shared_table_violations(other) == []
+        await phone.get_by_test_id("fill-left").click()
+        await expect(phone.get_by_test_id("seat-row-left")).to_have_attribute(
+            "data-status", "computer"
+        )
+        assert await shared_table_violations(phone) == []
+        await phone.get_by_test_id("fill-right").click()
+        presence = partner.get_by_test_id("seat-partner").get_by_test_id("presence")
+        await expect(presence).to_have_attribute("data-here", "true")
+        assert await shared_table_violations(partner) == []
+    finally:
+        await partner_ctx.close()
+        await other_ctx.close()
