@@ -5,9 +5,11 @@ after its time with a note on the waiting screen and in the resume list."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.chouine_page import Server, open_menu, play_a_card
 from tests.browser.friend_table import make_shared_table, open_link, table_state
@@ -15,13 +17,20 @@ from tests.browser.friend_table import make_shared_table, open_link, table_state
 HAND = "cards => cards.map(c => c.dataset.card)"
 
 
-async def seated_pair(browser: Browser, page: Page, base: str) -> tuple[Page, object]:
-    """A host on ``page`` and a friend in a browser of its own, both at the table."""
+@contextlib.asynccontextmanager
+async def seated_pair(
+    browser: Browser, page: Page, base: str
+) -> AsyncIterator[tuple[Page, BrowserContext]]:
+    """A host on ``page`` and a friend in a browser of its own (closed afterwards), both at
+    the table: (the friend's page, the friend's browser)."""
     link = await make_shared_table(page, base, 3)
     ctx, friend = await open_link(browser, link)
-    for each in (page, friend):
-        await expect(each.get_by_test_id("hand").locator("button.card")).to_have_count(5)
-    return friend, ctx
+    try:
+        for each in (page, friend):
+            await expect(each.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+        yield friend, ctx
+    finally:
+        await ctx.close()
 
 
 async def whose_turn(host: Page, friend: Page) -> tuple[Page, Page]:
@@ -37,8 +46,7 @@ async def whose_turn(host: Page, friend: Page) -> tuple[Page, Page]:
 async def test_the_friend_closes_the_tab_and_comes_back_through_the_resume_list(
     live_server: str, browser: Browser, page: Page
 ) -> None:
-    friend, ctx = await seated_pair(browser, page, live_server)
-    try:
+    async with seated_pair(browser, page, live_server) as (friend, ctx):
         mover, _ = await whose_turn(page, friend)
         await play_a_card(mover)
         for each in (page, friend):  # the friend's seat taken, and one card played
@@ -49,7 +57,7 @@ async def test_the_friend_closes_the_tab_and_comes_back_through_the_resume_list(
         await friend.close()
         await expect(page.get_by_test_id("opponent-presence")).to_have_text("○Away")
         # The friend comes back to the site: the home page lists the table.
-        again = await ctx.new_page()  # type: ignore[attr-defined]
+        again = await ctx.new_page()
         await again.goto(live_server + "/")
         item = again.get_by_test_id("resume-item")
         await expect(item).to_have_count(1)
@@ -64,15 +72,12 @@ async def test_the_friend_closes_the_tab_and_comes_back_through_the_resume_list(
         assert await again.locator("#hand button.card").evaluate_all(HAND) == hand
         await expect(page.get_by_test_id("opponent-presence")).to_have_text("●Here")
         await expect(again.get_by_test_id("opponent-presence")).to_have_text("●Here")
-    finally:
-        await ctx.close()  # type: ignore[attr-defined]
 
 
 async def test_a_reload_mid_partie_keeps_the_seat_the_hand_and_the_turn(
     live_server: str, browser: Browser, page: Page
 ) -> None:
-    friend, ctx = await seated_pair(browser, page, live_server)
-    try:
+    async with seated_pair(browser, page, live_server) as (friend, _ctx):
         for _ in range(3):
             mover, _ = await whose_turn(page, friend)
             _, before = await table_state(mover)
@@ -93,15 +98,12 @@ async def test_a_reload_mid_partie_keeps_the_seat_the_hand_and_the_turn(
         # And the partie goes on.
         mover, _ = await whose_turn(page, friend)
         await play_a_card(mover)
-    finally:
-        await ctx.close()  # type: ignore[attr-defined]
 
 
 async def test_leaving_asks_first_and_keeps_the_seat_on_the_resume_list(
     live_server: str, browser: Browser, page: Page
 ) -> None:
-    friend, ctx = await seated_pair(browser, page, live_server)
-    try:
+    async with seated_pair(browser, page, live_server) as (friend, _ctx):
         await open_menu(friend)
         await expect(friend.get_by_test_id("rules")).to_have_attribute(
             "href", "/chouine/how-to-play"
@@ -118,15 +120,12 @@ async def test_leaving_asks_first_and_keeps_the_seat_on_the_resume_list(
         await friend.wait_for_url("**/chouine")
         await expect(friend.get_by_test_id("resume-item")).to_have_count(1)
         await expect(page.get_by_test_id("opponent-presence")).to_have_text("○Away")
-    finally:
-        await ctx.close()  # type: ignore[attr-defined]
 
 
 async def test_a_card_tapped_offline_is_played_when_the_connection_is_back(
     live_server: str, browser: Browser, page: Page
 ) -> None:
-    friend, ctx = await seated_pair(browser, page, live_server)
-    try:
+    async with seated_pair(browser, page, live_server) as (friend, _ctx):
         mover, other = await whose_turn(page, friend)
         _, version = await table_state(mover)
         await mover.context.set_offline(True)
@@ -139,8 +138,6 @@ async def test_a_card_tapped_offline_is_played_when_the_connection_is_back(
         await expect(other.get_by_test_id("trick").locator(f'[data-card="{card}"]')).to_have_count(
             1
         )
-    finally:
-        await ctx.close()  # type: ignore[attr-defined]
 
 
 async def test_a_table_nobody_sits_at_closes_with_a_note(browser: Browser, tmp_path: Path) -> None:

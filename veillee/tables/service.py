@@ -200,9 +200,11 @@ class TableService:
         *,
         match: Any = None,
         spectator: str | None = None,
+        open_seats: tuple[int, ...] = (),
     ) -> tuple[Record, list[SeatGrant]]:
         """Deal a new match of ``game`` (random first dealer) with ``seats`` (``"human"`` or
-        ``"computer"`` per seat) and return the record with one token per human seat.
+        ``"computer"`` per seat) and return the record with one token per human seat, but for
+        ``open_seats``: human seats left for whoever opens the table's link (:meth:`join`).
 
         ``match`` (test hooks and tools only): a match value to seat instead of a new deal; its
         ``options`` are stored as given, unchecked. ``spectator``: a token for the spectator of
@@ -220,8 +222,21 @@ class TableService:
             m = new_match(found, self._rng(), full)
         else:
             full, m = {k: int(v) for k, v in (options or {}).items()}, match  # type: ignore[call-overload]
-        doc = TableDoc(game, full, tuple(seats), found.match.to_json(m), demo=spectator is not None)
-        tokens = {i: secrets.token_urlsafe(24) for i, kind in enumerate(seats) if kind == HUMAN}
+        doc = TableDoc(
+            game,
+            full,
+            tuple(seats),
+            found.match.to_json(m),
+            # A table made with seats left open is sat at through links: a shared one.
+            shared=bool(open_seats),
+            open=tuple(open_seats),
+            demo=spectator is not None,
+        )
+        tokens = {
+            i: secrets.token_urlsafe(24)
+            for i, kind in enumerate(seats)
+            if kind == HUMAN and i not in open_seats
+        }
         roles = {token: f"seat:{i}" for i, token in tokens.items()}
         if spectator is not None:
             roles[spectator] = SPECTATOR
@@ -261,26 +276,11 @@ class TableService:
         open a link to it (:meth:`join`), or for the maker to give it to the computer
         (:meth:`fill`). It waits ``shared_table_fill_s`` for them, then ``shared_table_idle_s``
         after each move. ``match`` and the errors as for :meth:`create_table`."""
-        found = find(game)
-        seats = found.info.seats
-        if match is None:
-            full = table_options(found, options or {})
-            match = new_match(found, self._rng(), full)
-        else:
-            full = {k: int(v) for k, v in (options or {}).items()}  # type: ignore[call-overload]
-        doc = TableDoc(
-            game,
-            full,
-            (HUMAN,) * seats,
-            found.match.to_json(match),
-            shared=True,
-            open=tuple(range(1, seats)),
+        seats = find(game).info.seats
+        _, grants = await self.create_table(
+            game, (HUMAN,) * seats, options, match=match, open_seats=tuple(range(1, seats))
         )
-        token = secrets.token_urlsafe(24)
-        record = await self.live.create(
-            doc.to_data(), {token: "seat:0"}, record_id=self._record_id()
-        )
-        return SeatGrant(record.id, 0, token)
+        return grants[0]
 
     async def join(self, table_id: str, seat: int | None = None) -> SeatGrant:
         """Sit at a shared table: at ``seat`` (a seat link names its seat), or at its lowest
