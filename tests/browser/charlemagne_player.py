@@ -147,10 +147,36 @@ class Seen:
     result: str = ""
 
 
+async def answer(page: Page, phase: str, bid: str = "pass") -> None:
+    """Answer what the page asks of us in ``phase`` by clicking like a person: ``bid`` (or 5 when
+    the dealer is stuck) in the auction, the kitty in a Gros Charlemagne choice, the first card
+    for a blind pass, the first cards for a discard, the first trump, the first legal card."""
+    if phase == "auction":
+        button = page.get_by_test_id(f"bid-{bid}")
+        if not await button.is_enabled():
+            button = page.get_by_test_id("bid-5")
+        await button.click()
+    elif phase == "choose":
+        await page.get_by_test_id("choose-kitty").click()
+    elif phase == "give":
+        await page.locator("#hand button.card").first.click()
+        await page.get_by_test_id("confirm-give").click()
+    elif phase == "discard":
+        cards = await page.locator("#hand button.card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
+        )
+        await discard(page, cards[: len(cards) - 8])
+    elif phase == "trump":
+        await page.locator("#steps button[data-suit]").first.click()
+    else:
+        legal = await legal_cards(page)
+        assert legal, "our turn to play, and no card offered"
+        await page.locator(f'#hand button.card[data-card="{legal[0]}"]').click()
+
+
 async def play_hand(page: Page, version: int, bid: str = "pass") -> tuple[Seen, int]:
-    """Play the hand in progress to its end by clicking like a person: ``bid`` (or 5 when the
-    dealer is stuck) in the auction, the first cards for a discard or blind pass, the first
-    trump, the first legal card. Returns what was seen and the version of the hand-end."""
+    """Play the hand in progress to its end by clicking like a person (:func:`answer`). Returns
+    what was seen and the version of the hand-end."""
     seen = Seen()
     for _ in range(200):
         state, phase, version = await decision(page, version)
@@ -159,27 +185,7 @@ async def play_hand(page: Page, version: int, bid: str = "pass") -> tuple[Seen, 
             seen.result = state
             return seen, version
         seen.phases.append(phase)
-        if phase == "auction":
-            button = page.get_by_test_id(f"bid-{bid}")
-            if not await button.is_enabled():
-                button = page.get_by_test_id("bid-5")
-            await button.click()
-        elif phase == "choose":
-            await page.get_by_test_id("choose-kitty").click()
-        elif phase == "give":
-            await page.locator("#hand button.card").first.click()
-            await page.get_by_test_id("confirm-give").click()
-        elif phase == "discard":
-            count = await page.locator("#hand button.card").count()
-            cards = await page.locator("#hand button.card").evaluate_all(
-                "cards => cards.map(c => c.dataset.card)"
-            )
-            await discard(page, cards[: count - 8])
-        elif phase == "trump":
-            await page.locator("#steps button[data-suit]").first.click()
-        else:
-            legal = await legal_cards(page)
-            assert legal, "our turn to play, and no card offered"
-            await page.locator(f'#hand button.card[data-card="{legal[0]}"]').click()
+        await answer(page, phase, bid)
+        if phase == "play":
             seen.plays += 1
     raise AssertionError("the hand did not end")

@@ -10,6 +10,7 @@ sits out); East, South and West are the table's computer seats. The first hand i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -161,3 +162,139 @@ def tally(seen: Counter[str], deal: Any) -> None:
         seen["an unused kitty"] += 1
     if deal.phase == "over" and len(deal.tricks) < 8:
         seen["a hand stopped early"] += 1
+
+
+SHARED_HANDS = 12
+
+
+async def test_every_frame_to_each_seat_of_a_four_seat_shared_table_respects_rules_12(
+    app: FastAPI,
+) -> None:
+    """Four people at a shared table, seated through their seat links over HTTP, each playing
+    from its own observation (now and then a random bid): every frame each seat's socket
+    receives (states, acks, presence), the resume request's answer for each seat's token, and
+    everything after a seat reloads (a new socket) or the server restarts (a new table service on
+    the same store, every page again) shows only the cards that seat may see at that version."""
+    app.state.settings.max_messages_per_second = 10_000.0
+    app.state.tables = TableService(
+        app.state.store, app.state.bus, app.state.settings, autoplay=False, seed=SEED + 4
+    )
+    game = find("charlemagne")
+    rng = random.Random(SEED + 4)
+    scripted = scripted_match(ScriptedTable(game="charlemagne", deck=CHARLEMAGNE_DEAL, dealer=3))
+    host = await app.state.tables.create_shared_table("charlemagne", match=scripted)
+    table_id, path = host.table_id, f"/ws/tables/{host.table_id}"
+    allowed_at: dict[tuple[int, int], set[str]] = {}
+    seen: Counter[str] = Counter()
+    frames = resumes = reloads = restarts = hands = 0
+    transport = ASGIWebSocketTransport(app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+        tokens = {0: host.token}
+        for seat in (2, 1, 3):  # the partner's link first, then the opponents'
+            joined = await client.post(f"/api/tables/{table_id}/seats", json={"seat": seat})
+            assert joined.status_code == 201 and joined.json()["seat"] == seat
+            tokens[seat] = joined.json()["token"]
+        pages = contextlib.AsyncExitStack()
+        sockets: dict[int, AsyncWebSocketSession] = {}
+
+        def scan(seat: int, received: list[dict[str, Any]], what: str) -> None:
+            nonlocal frames
+            for frame in received:
+                where = f"seed {SEED + 4}, hand {hands + 1}, seat {seat}, {what}: {frame['text']}"
+                shown = cards_named(json.loads(frame["text"]), PIQUET_JOKERS_34)
+                limit = allowed_at[(frame["version"], seat)] if frame["type"] == "state" else set()
+                assert shown <= limit, f"{sorted(shown - limit)} shown, {where}"
+                assert SERVER_ONLY.search(frame["text"]) is None, where
+                frames += 1
+
+        async def reload(first: int, version: int) -> None:
+            """Every page goes (its socket closes, the last opened first) and comes back, seat
+            ``first`` first; each new socket is scanned up to ``version``."""
+            nonlocal pages
+            await pages.aclose()
+            pages = contextlib.AsyncExitStack()
+            for seat in [(first + k) % 4 for k in range(4)]:
+                ws = await pages.enter_async_context(aconnect_ws(path, client))
+                await ws.send_text(json.dumps({"type": "hello", "token": tokens[seat]}))
+                scan(seat, await frames_until(ws, version), "after a reload")
+                sockets[seat] = ws
+
+        try:
+            record = await app.state.tables.load(table_id)
+            m = game.match.from_json(record.data["match"])
+            for seat in range(4):
+                allowed_at[(record.version, seat)] = allowed_cards(m.deal, seat)
+            await reload(0, record.version)
+            while hands < SHARED_HANDS:
+                version = record.version
+                if version % 11 == 0:  # the resume list, asked by each seat's browser
+                    for seat in range(4):
+                        held = {"seats": [{"table_id": table_id, "token": tokens[seat]}]}
+                        answer = await client.post("/api/tables/resume", json=held)
+                        scan(seat, [{"text": answer.text, "type": "resume"}], "resume list")
+                        resumes += 1
+                if version % 13 == 0:  # the pages reload, a different one first each time
+                    await reload(version // 13 % 4, version)
+                    reloads += 1
+                if version % 150 == 0:  # the server restarts: every page comes again
+                    app.state.tables = TableService(
+                        app.state.store, app.state.bus, app.state.settings, autoplay=False
+                    )
+                    await reload(3, version)
+                    restarts += 1
+                tally_any(seen, m.deal)
+                change: dict[str, Any]
+                if game.match.deal_over(m):
+                    if not record.data["ready"]:
+                        hands += 1
+                    seat = next(s for s in range(4) if s not in record.data["ready"])
+                    change = {"type": "next"}
+                else:
+                    seat = game.match.to_act(m)
+                    observation = game.match.observation(m, seat)["deal"]
+                    legal = game.match.legal_actions(m)
+                    wild = hands > 0 and observation["phase"] in ("auction", "choose")
+                    if wild and rng.random() < 0.3:
+                        action = rng.choice(legal)
+                    else:
+                        action = game.player.choose(observation, legal, rng)
+                    change = {"type": "act", "action": str(action), "version": version}
+                change["client_id"] = f"c{version}"
+                await sockets[seat].send_text(json.dumps(change))
+                record = await _next_version(app, table_id, version)
+                m = game.match.from_json(record.data["match"])
+                for each in range(4):
+                    allowed_at[(record.version, each)] = allowed_cards(m.deal, each)
+                for each, ws in sockets.items():
+                    scan(each, await frames_until(ws, record.version), "playing")
+        finally:
+            await pages.aclose()
+    assert hands >= SHARED_HANDS and frames > SHARED_HANDS * 4 * 20
+    assert resumes >= 40 and reloads >= 10 and restarts >= 1
+    for situation in ("a kitty taken", "a card passed blind", "a seat sat out", "an unused kitty"):
+        assert seen[situation] > 0, (situation, seen)
+
+
+async def _next_version(app: FastAPI, table_id: str, version: int) -> Any:
+    """The table once the change just sent has been written (``version + 1``)."""
+    for _ in range(500):
+        record = await app.state.tables.load(table_id)
+        if record.version > version:
+            assert record.version == version + 1
+            return record
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"the change at v{version} was not written")
+
+
+def tally_any(seen: Counter[str], deal: Any) -> None:
+    """Count the §12 situations the hand shows at this version, whichever seat is in them."""
+    if deal.bidder is None:
+        return
+    if deal.kitty_taken:
+        seen["a kitty taken"] += 1
+    if deal.blind is not None:
+        seen["a card passed blind"] += 1
+    if deal.sitting_out is not None and deal.out_discards:
+        seen["a seat sat out"] += 1
+    if deal.phase == "play" and not deal.kitty_taken:
+        seen["an unused kitty"] += 1

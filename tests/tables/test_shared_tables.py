@@ -5,37 +5,17 @@ move, by an injected clock), races and repeats, and the resume list's answers.""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.tables.test_service import Clock, settings
-from veillee.bus import InProcessBus
+from tests.tables.test_service import Clock
 from veillee.games import find, names
 from veillee.store import Store, token_hash
 from veillee.tables import Refusal, TableService, seat_view
 
 GAME = find("chouine")
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(f"sqlite+aiosqlite:///{tmp_path}/t.db")
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(store: Store, tmp_path: Path, clock: Clock) -> TableService:
-    return TableService(store, InProcessBus(), settings(tmp_path), clock=clock, autoplay=False)
 
 
 async def finish_deal(service: TableService, table_id: str, tag: str = "p") -> int:

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
@@ -227,6 +227,8 @@ class TableService:
             full,
             tuple(seats),
             found.match.to_json(m),
+            # A table made with seats left open is sat at through links: a shared one.
+            shared=bool(open_seats),
             open=tuple(open_seats),
             demo=spectator is not None,
         )
@@ -268,32 +270,39 @@ class TableService:
         return grants[0]
 
     async def create_shared_table(
-        self, game: str, options: Mapping[str, object] | None = None
+        self, game: str, options: Mapping[str, object] | None = None, *, match: Any = None
     ) -> SeatGrant:
-        """A table of people only: the maker sits at seat 0, every other seat waits for someone
-        to open the table's link (:meth:`join`). It waits ``shared_table_fill_s`` for them,
-        then ``shared_table_idle_s`` after each move. Raises as :meth:`create_table`."""
+        """A table of people: the maker sits at seat 0, every other seat waits for someone to
+        open a link to it (:meth:`join`), or for the maker to give it to the computer
+        (:meth:`fill`). It waits ``shared_table_fill_s`` for them, then ``shared_table_idle_s``
+        after each move. ``match`` and the errors as for :meth:`create_table`."""
         seats = find(game).info.seats
         _, grants = await self.create_table(
-            game, (HUMAN,) * seats, options, open_seats=tuple(range(1, seats))
+            game, (HUMAN,) * seats, options, match=match, open_seats=tuple(range(1, seats))
         )
         return grants[0]
 
-    async def join(self, table_id: str) -> SeatGrant:
-        """Take the lowest open seat of a shared table and return its new token (stored hashed
-        in the same write that marks the seat taken: of two people racing for the last seat
-        exactly one sits). The table moves on one version, so the seats already taken see it.
-        Raises Refusal: ``table_gone``, ``not_shared`` (a table with a computer seat: nobody
-        joins it), ``table_full``, ``busy``."""
+    async def join(self, table_id: str, seat: int | None = None) -> SeatGrant:
+        """Sit at a shared table: at ``seat`` (a seat link names its seat), or at its lowest
+        open seat (``None``: the table's plain link, as a two-seat table hands out). Returns the
+        seat's new token, stored hashed in the same write that marks the seat taken: of two
+        people racing for a seat exactly one sits. The table moves on one version, so the seats
+        already taken see it. Raises Refusal: ``table_gone``, ``not_shared`` (a computer table:
+        nobody joins it), ``table_full`` (no seat open), ``seat_taken`` (``seat`` is someone's
+        already, or the computer's), ``bad_seat`` (no such seat), ``busy``."""
         for _ in range(JOIN_RETRIES):
             record = await self.load(table_id)
             doc = TableDoc.from_data(record.data)
             if not doc.shared:
                 raise Refusal("not_shared")
+            if seat is not None and not 0 <= seat < len(doc.seats):
+                raise Refusal("bad_seat")
+            if seat is not None and seat not in doc.open:
+                raise Refusal("seat_taken")
             if not doc.open:
                 raise Refusal("table_full")
-            seat = doc.open[0]
-            seated = replace(doc, open=doc.open[1:]).to_data()
+            taken = doc.open[0] if seat is None else seat
+            seated = replace(doc, open=tuple(s for s in doc.open if s != taken)).to_data()
             token = secrets.token_urlsafe(24)
             try:
                 await self.live.commit(
@@ -301,13 +310,13 @@ class TableService:
                     lambda _, data=seated: data,  # type: ignore[misc]
                     version=record.version,
                     record=record,
-                    tokens={token: f"seat:{seat}"},
+                    tokens={token: f"seat:{taken}"},
                 )
             except Refusal as exc:
                 if exc.reason != "version_conflict":
                     raise
                 continue
-            return SeatGrant(table_id, seat, token)
+            return SeatGrant(table_id, taken, token)
         raise Refusal("busy")
 
     async def summaries(
@@ -448,6 +457,34 @@ class TableService:
 
         return await self._change(table_id, restart, client_id, version)
 
+    async def fill(
+        self,
+        table_id: str,
+        seat: int,
+        client_id: str,
+        seats: Sequence[int],
+        version: int | None = None,
+    ) -> Commit:
+        """The maker of a shared table (``seat`` 0) lets the computer play the open ``seats``
+        before the start; the table service then plays them as at a computer table (and starts
+        at once if no seat is left open). Raises Refusal: ``not_host`` (another seat asked),
+        ``seat_taken`` (one of ``seats`` is not open: someone sat there, or the computer
+        already plays it), ``bad_seat`` (no such seat); nothing changes then."""
+        chosen = set(seats)
+
+        def give(game: Game, doc: TableDoc) -> TableDoc:
+            if not doc.shared or seat != 0:
+                raise Refusal("not_host")
+            if any(not 0 <= s < len(doc.seats) for s in chosen):
+                raise Refusal("bad_seat")
+            if not chosen or not chosen <= set(doc.open):
+                raise Refusal("seat_taken")
+            kinds = tuple(COMPUTER if i in chosen else kind for i, kind in enumerate(doc.seats))
+            left = tuple(s for s in doc.open if s not in chosen)
+            return replace(doc, seats=kinds, open=left)
+
+        return await self._change(table_id, give, client_id, version)
+
     async def _change(
         self, table_id: str, move: Move, client_id: str, version: int | None
     ) -> Commit:
@@ -574,7 +611,7 @@ class TableService:
         doc = TableDoc.from_data(data)
         if doc.demo:
             return timedelta(seconds=self.settings.demo_table_idle_s)
-        if doc.computers:
+        if not doc.shared:
             return timedelta(seconds=self.settings.computer_table_idle_s)
         if doc.open:
             return timedelta(seconds=self.settings.shared_table_fill_s)

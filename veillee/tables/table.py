@@ -3,23 +3,25 @@
 A table record (store kind ``"table"``) holds this JSON document::
 
     {"game": <registry name>, "options": <GameInfo.table_options(...)>,
-     "seats": ["human", "computer"], "open": [], "ready": [], "match": <match.to_json(m)>,
-     "demo": true}
+     "seats": ["human", "computer"], "shared": false, "open": [], "ready": [],
+     "match": <match.to_json(m)>, "demo": true}
 
 ``demo`` (present only when true) marks a demonstration: the computer on every seat, one deal,
 moved a step at a time by its one watcher (the spectator), never by itself.
 
 Seats are ``"human"`` (someone holds, or will hold, the seat token) or ``"computer"`` (the table
-service plays it with the game's computer player). ``open`` lists the human seats of a shared
-table that nobody has taken yet (the link gives them out, lowest first); ``ready`` the seats that
-have asked for the next deal since the current one ended (it is dealt once every seated person
-has). The match JSON holds the full state, deck order included, so it never leaves the server: a
-seat is sent only ``match.view(m, seat)``.
+service plays it with the game's computer player). ``shared`` says the table was made to be sat
+at through links (its maker may still have let the computer take some seats); ``open`` lists the
+human seats of a shared table that nobody has taken yet (a seat link gives its own seat, the
+table's plain link the lowest open one); ``ready`` the seats that have asked for the next deal
+since the current one ended (it is dealt once every seated person has). The match JSON holds the
+full state, deck order included, so it never leaves the server: a seat is sent only
+``match.view(m, seat)``.
 
 >>> doc = TableDoc("demo", {"best_of": 5}, ("human", "computer"), {"m": 1})
 >>> TableDoc.from_data(doc.to_data()) == doc
 True
->>> shared = TableDoc("demo", {}, ("human", "human"), {"m": 1}, open=(1,))
+>>> shared = TableDoc("demo", {}, ("human", "human"), {"m": 1}, shared=True, open=(1,))
 >>> shared.shared, shared.seated, TableDoc.from_data(shared.to_data()) == shared
 (True, (True, False), True)
 """
@@ -42,13 +44,14 @@ moves the table a step at a time; it holds no seat."""
 @dataclass(frozen=True)
 class TableDoc:
     """A table's document: ``seats[i]`` is ``"human"`` or ``"computer"``; ``match`` is the
-    game's ``match.to_json`` value; ``open`` the human seats not taken yet; ``ready`` the seats
-    waiting for the next deal."""
+    game's ``match.to_json`` value; ``shared`` a table sat at through links; ``open`` the human
+    seats not taken yet; ``ready`` the seats waiting for the next deal."""
 
     game: str
     options: dict[str, Any]
     seats: tuple[str, ...]
     match: dict[str, Any]
+    shared: bool = False
     open: tuple[int, ...] = ()
     ready: tuple[int, ...] = ()
     demo: bool = False
@@ -59,6 +62,7 @@ class TableDoc:
             "game": self.game,
             "options": dict(self.options),
             "seats": list(self.seats),
+            "shared": self.shared,
             "open": list(self.open),
             "ready": list(self.ready),
             "match": self.match,
@@ -70,12 +74,15 @@ class TableDoc:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> TableDoc:
         """Read a stored document (raises KeyError if a field is missing; ``open`` and
-        ``ready`` are empty in documents written before they existed)."""
+        ``ready`` are empty in documents written before they existed, and ``shared`` then says
+        whether every seat is a person's)."""
+        seats = tuple(str(s) for s in data["seats"])
         return cls(
             game=str(data["game"]),
             options=dict(data["options"]),
-            seats=tuple(str(s) for s in data["seats"]),
+            seats=seats,
             match=dict(data["match"]),
+            shared=bool(data.get("shared", COMPUTER not in seats and len(seats) > 1)),
             open=tuple(int(s) for s in data.get("open", ())),
             ready=tuple(int(s) for s in data.get("ready", ())),
             demo=data.get("demo") is True,
@@ -96,11 +103,6 @@ class TableDoc:
     def computers(self) -> tuple[int, ...]:
         """Seats played by the table service."""
         return tuple(i for i, kind in enumerate(self.seats) if kind == COMPUTER)
-
-    @property
-    def shared(self) -> bool:
-        """A table of people only, sat at through its link (no computer seat)."""
-        return not self.computers and len(self.humans) > 1
 
     @property
     def seated(self) -> tuple[bool, ...]:

@@ -6,13 +6,14 @@ a partner bidding a solo contract) and matches short enough to play to their end
 refuses to start with it) this module serves::
 
     POST /api/test/tables  {"game": "<name>", "deck": [34 card codes, top first] | null,
-                            "dealer": 3 | null, "options": {"target": 10}}
+                            "dealer": 3 | null, "options": {"target": 10}, "shared": false}
     201                    {"table_id", "seat", "token", "url"}   (as POST /api/tables)
 
-The table is made by the table service like any computer table (a person at seat 0), seated
-with the match ``start_match(deal(deck, dealer), options)`` (or ``new_match`` with ``options``
-when no deck is given) instead of a random one. Later deals are random. With the setting off
-every request is ``404``. Refusals: the one error shape, code ``bad_script`` (422).
+The table is made by the table service like any computer table (a person at seat 0), or with
+``shared`` like any shared table (its maker at seat 0, the other seats open to their links),
+seated with the match ``start_match(deal(deck, dealer), options)`` (or ``new_match`` with
+``options`` when no deck is given) instead of a random one. Later deals are random. With the
+setting off every request is ``404``. Refusals: the one error shape, code ``bad_script`` (422).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from veillee.games import find, names
 from veillee.tables import TableService
@@ -39,6 +40,7 @@ class ScriptedTable(BaseModel):
     deck: Annotated[list[str], Field(max_length=64)] | None = None
     dealer: StrictInt | None = None
     options: Annotated[dict[str, StrictInt], Field(max_length=4)] = {}
+    shared: StrictBool = False
 
 
 def scripted_match(body: ScriptedTable) -> Any:
@@ -65,7 +67,8 @@ async def create_scripted_table(request: Request) -> JSONResponse:
     except (ValidationError, ValueError, TypeError):
         return error_response(request, "bad_script")
     service: TableService = request.app.state.tables
-    grant = await service.create_computer_table(body.game, body.options, match=m)
+    make = service.create_shared_table if body.shared else service.create_computer_table
+    grant = await make(body.game, body.options, match=m)
     return JSONResponse(
         {
             "table_id": grant.table_id,

@@ -54,6 +54,20 @@ class NewMatch(In):
     options: Options = Field(default_factory=dict)
 
 
+SeatNumber = Annotated[StrictInt, Field(ge=0, le=15)]
+"""A seat as the page names it (the table says whether it has that seat)."""
+
+
+class Fill(In):
+    """The maker of a shared table lets the computer play the open ``seats`` (before the
+    start)."""
+
+    type: Literal["fill"]
+    client_id: ClientId
+    seats: Annotated[list[SeatNumber], Field(min_length=1, max_length=8)]
+    version: Version | None = None
+
+
 class Step(In):
     """The spectator of a demonstration asks for its next move (the computer seat to act plays
     it). ``version``: the version the spectator saw (refused if stale). Refused from a seat."""
@@ -63,13 +77,13 @@ class Step(In):
     version: Version | None = None
 
 
-TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, Step)
+TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, Fill, Step)
 """Everything a table page may send."""
 
 
-def parse_client_message(text: str) -> Hello | Ping | Act | NextDeal | NewMatch | Step:
+def parse_client_message(text: str) -> Hello | Ping | Act | NextDeal | NewMatch | Fill | Step:
     """Validate one incoming text frame. Raises BadMessage."""
-    message: Hello | Ping | Act | NextDeal | NewMatch | Step = TABLE_MESSAGES.parse(text)
+    message: Hello | Ping | Act | NextDeal | NewMatch | Fill | Step = TABLE_MESSAGES.parse(text)
     return message
 
 

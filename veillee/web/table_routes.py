@@ -4,7 +4,8 @@
 page, ``<game>_table.html``); ``GET /{game}/table/{id}`` is a table (and, for a shared table, the
 link that is sent to friends). ``POST /api/tables`` makes a computer table, or a shared one, and
 returns the seat token once; the page keeps it in sessionStorage (computer) or localStorage
-(shared). ``POST /api/tables/{id}/seats`` takes a shared table's next open seat;
+(shared). ``POST /api/tables/{id}/seats`` takes a shared table's seat (the one a seat link
+names, or the lowest open one);
 ``POST /api/tables/resume`` answers the resume list for the seat tokens it is shown.
 ``/ws/tables/{id}`` is a live socket (:mod:`veillee.web.live_socket`) carrying the messages of
 :mod:`veillee.web.table_protocol`; the table service decides.
@@ -35,7 +36,16 @@ from veillee.tables import (
 from veillee.web.live_protocol import BadMessage, Token, error_response, json_object
 from veillee.web.live_socket import REFUSED, serve
 from veillee.web.pages import has_guide, playable, render, templates
-from veillee.web.table_protocol import TABLE_MESSAGES, Act, NextDeal, Options, StateOut, Step
+from veillee.web.table_protocol import (
+    TABLE_MESSAGES,
+    Act,
+    Fill,
+    NextDeal,
+    Options,
+    SeatNumber,
+    StateOut,
+    Step,
+)
 
 router = APIRouter()
 
@@ -177,16 +187,37 @@ def _created(game: str, grant: SeatGrant) -> CreatedTable:
     )
 
 
+class TakeSeat(BaseModel):
+    """Body of ``POST /api/tables/{id}/seats``: the seat a seat link names, or none (the table's
+    plain link: the lowest open seat)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: SeatNumber | None = None
+
+
+def parse_take_seat(raw: bytes) -> TakeSeat:
+    """An empty body or ``{"seat": n}``. Raises BadMessage (``bad_json``, ``bad_message``)."""
+    if not raw.strip():
+        return TakeSeat()
+    try:
+        return TakeSeat.model_validate(json_object(raw))
+    except ValidationError:
+        raise BadMessage("bad_message") from None
+
+
 @router.post("/api/tables/{table_id}/seats", status_code=201, response_model=CreatedTable)
 async def take_seat(request: Request, table_id: str) -> CreatedTable | JSONResponse:
-    """Take the next open seat of a shared table (whoever opens its link first): its token, sent
-    this once. Refusals: 404 ``table_gone``, 409 ``table_full`` (every seat is taken), 409
-    ``not_shared`` (a table against the computer), 503 ``busy``."""
+    """Sit at a shared table: at the seat the body names (a seat link), or at the lowest open
+    seat (no body: the table's plain link); its token, sent this once. Refusals: 400
+    ``bad_json`` / ``bad_message``, 404 ``table_gone``, 409 ``seat_taken`` (that seat is
+    someone's, or the computer's), 409 ``table_full`` (every seat is taken), 409 ``bad_seat``,
+    409 ``not_shared`` (a table against the computer), 503 ``busy``."""
     service = _service(request.app)
     try:
-        grant = await service.join(table_id)
+        body = parse_take_seat(await request.body())  # never past guards.BodyLimit
+        grant = await service.join(table_id, body.seat)
         game = TableDoc.from_data((await service.load(table_id)).data).game
-    except Refusal as refused:
+    except (BadMessage, Refusal) as refused:
         REFUSED.labels(TableSocket.name, refused.reason).inc()
         return error_response(request, refused.reason)
     SEATS_TAKEN.labels(game).inc()
@@ -298,6 +329,10 @@ class TableSocket:
             )
         if isinstance(message, NextDeal):
             return await self.service.next_deal(table_id, seat, message.client_id, message.version)
+        if isinstance(message, Fill):
+            return await self.service.fill(
+                table_id, seat, message.client_id, message.seats, message.version
+            )
         return await self.service.new_match(table_id, seat, message.client_id, message.options)
 
     def greeted(self, record: Record) -> None:

@@ -3,6 +3,12 @@
 // why a card may not be played, come with the view. Components, one per file, are under
 // ./charlemagne/: the hand, the seats, the trick, the steps before the play, the hand-end screen,
 // and the words.
+//
+// At a shared table (docs/protocol.md §1b) the page first takes the seat its link names when
+// this browser holds none (the token then lives in localStorage: reopening the link comes back
+// to the seat), or says the seat is taken; while seats are open it shows the waiting screen,
+// one link per open seat (seat_links.js) and, for the table's maker, the computer to fill one;
+// then who is here, and who is ready for the next hand.
 import { cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
@@ -13,13 +19,15 @@ import { renderSeat } from "./charlemagne/seats.js";
 import { Steps } from "./charlemagne/steps.js";
 import { Trick } from "./charlemagne/trick.js";
 import { Words, discardCount, place } from "./charlemagne/words.js";
+import { SeatLinks, countDown } from "./seat_links.js";
+import { linkSeat, seatToken, takeSeat } from "./seats.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
 const tableId = root.dataset.tableId;
 const lang = root.dataset.lang;
 const trickPauseMs = Number(root.dataset.trickPauseMs || 0);
-const tokenKey = `veillee.seat.${tableId}`;
+const game = root.dataset.game;
 
 let words = null;
 let hand = null;
@@ -32,6 +40,10 @@ let connectionDown = false;
 let picked = []; // cards chosen for a discard or the blind pass, in the order tapped
 let pickedFor = null; // the version and phase the choice belongs to
 const announced = new Set();
+let here = null; // the seats with a page open (shared tables), from the server's "presence"
+let seatLinks = null;
+let waitingTimer = null;
+const MAKER = 0; // the seat of whoever made a shared table (docs/protocol.md §1b)
 
 // ---- the refusal line: one message, cleared by the next state it no longer applies to ----
 
@@ -72,9 +84,11 @@ function reasonText(code, fallback, deal) {
 function send(change) {
   if (!conn) return;
   sending = true;
-  root.dataset.state = "sending";
+  if (!current?.seated.includes(false)) root.dataset.state = "sending"; // the waiting screen stays
   hideRefusal();
-  conn.send({ ...change, version: change.type === "new_match" ? undefined : current?.version });
+  // These go without a version: the seats' presses must not refuse each other.
+  const unversioned = ["new_match", "next", "fill"].includes(change.type);
+  conn.send({ ...change, version: unversioned ? undefined : current?.version });
 }
 
 function act(action) {
@@ -169,6 +183,7 @@ function drawChoices(state) {
 
 function status(state) {
   const { match, deal } = state.view;
+  if (state.seated.includes(false)) return "seating";
   if (match.over) return "match-over";
   if (deal.to_act === null) return "hand-over";
   return deal.to_act === state.seat ? "my-turn" : "waiting";
@@ -191,7 +206,7 @@ function renderInfo(state) {
 function renderMe(state) {
   const deal = state.view.deal;
   const me = state.seat;
-  renderSeat($("seat-you"), me, state, words, state.seats);
+  renderSeat($("seat-you"), me, state, words, state.seats, here);
   const note = $("hand-note");
   let text = "";
   if (deal.sitting_out === me && deal.hand.length === 0) {
@@ -232,6 +247,14 @@ function announceNews(previous, state) {
   announce(news.join(" "));
 }
 
+function renderSeats(state) {
+  for (const seat of [0, 1, 2, 3]) {
+    if (seat === state.seat) continue;
+    renderSeat($(`seat-${place(seat, state.seat)}`), seat, state, words, state.seats, here);
+  }
+  renderMe(state);
+}
+
 function render(state) {
   const previous = current;
   const moved = !previous || previous.version !== state.version;
@@ -252,23 +275,88 @@ function render(state) {
   root.dataset.mode = deal.phase === "play" || deal.phase === "over" ? "play" : "steps";
 
   renderInfo(state);
-  for (const seat of [0, 1, 2, 3]) {
-    if (seat === me) continue;
-    renderSeat($(`seat-${place(seat, me)}`), seat, state, words, state.seats);
-  }
-  renderMe(state);
+  renderSeats(state);
+  const seating = renderSeating(state);
+  // Before the hand is drawn: the waiting screen hides the table, and the hand is laid out for
+  // the width it has once shown.
+  root.dataset.state = deal.outcome && !seating ? "waiting" : status(state);
   drawChoices(state);
   $("turn-line").textContent = connectionDown ? words.t("charlemagne.table.reconnecting") : words.turnLine(state);
 
   const end = $("hand-end");
   if (!deal.outcome && end.open) end.close();
-  root.dataset.state = deal.outcome ? "waiting" : status(state);
   trick.render(state, !previous, () => {
     if (current !== state) return;
     if (deal.outcome) showHandEnd(end, state, words);
     root.dataset.state = status(state);
   });
   announceNews(previous, state);
+}
+
+// ---- a shared table: the seat links while seats are open, and who is here --------------------
+
+/** The waiting screen while a seat is open; whether it is shown. */
+function renderSeating(state) {
+  const seating = state.seated.includes(false);
+  const box = $("waiting");
+  box.hidden = !seating;
+  clearInterval(waitingTimer);
+  if (!seating) return false;
+  const t = words.t;
+  const me = state.seat;
+  const maker = me === MAKER;
+  $("waiting-send").textContent = t(maker ? "seats.waiting.send" : "seats.waiting.guest");
+  // Across the table first, then the left and the right opponents.
+  const rows = [2, 1, 3].map((k) => {
+    const seat = (me + k) % 4;
+    const where = place(seat, me);
+    let kind = "seated";
+    if (!state.seated[seat]) kind = "open";
+    else if (state.seats[seat] === "computer") kind = "computer";
+    return {
+      seat,
+      place: where,
+      label: t(`seats.place.${where}`),
+      status: kind,
+      url: `${location.origin}/${game}/table/${encodeURIComponent(tableId)}?seat=${seat}`,
+      shareText: t(`seats.share_text.${where}`),
+    };
+  });
+  seatLinks.render(rows, maker);
+  $("fill-note").hidden = !maker;
+  waitingTimer = countDown($("waiting-time"), state.expires_at, t);
+  return true;
+}
+
+function onPresence(seats) {
+  const before = here;
+  here = seats;
+  if (!current || !current.shared) return;
+  renderSeats(current);
+  if (before === null) return;
+  const deal = current.view.deal;
+  const news = [];
+  for (const seat of [1, 2, 3].map((k) => (current.seat + k) % 4)) {
+    if (current.seats[seat] !== "human" || before.includes(seat) === here.includes(seat)) continue;
+    const key = here.includes(seat) ? "seats.presence.back" : "seats.presence.went";
+    news.push(words.t(key, { name: words.seatLabel(deal, seat, current.seat) }));
+  }
+  announce(news.join(" "));
+}
+
+/** No seat here yet: take the one this link names (or the lowest open one); the token, or null
+ * once the page has said why not. */
+async function sitDown() {
+  const taken = await takeSeat(tableId, linkSeat());
+  if (taken.token) return taken.token;
+  if (taken.code === "seat_taken" || taken.code === "table_full") {
+    $("taken-text").textContent = words.t(taken.code === "seat_taken" ? "seats.taken" : "seats.full");
+    $("taken").hidden = false;
+    root.dataset.state = "full";
+  } else {
+    showStatus("lost");
+  }
+  return null;
 }
 
 // ---- connection status -----------------------------------------------------------------------
@@ -294,6 +382,10 @@ function showStatus(kind) {
     bannerTimer = setTimeout(() => { banner.hidden = true; }, 1500);
   } else if (kind === "lost") {
     banner.hidden = true;
+    clearInterval(waitingTimer);
+    $("waiting").hidden = true;
+    // A shared table nobody sat at within its time: say so.
+    if (current && current.seated.includes(false)) $("lost-text").textContent = words.t("seats.waiting.expired");
     $("lost").hidden = false;
     root.dataset.state = "lost";
   }
@@ -303,19 +395,32 @@ async function main() {
   setUpMenu($("menu"));
   const t = await loadCatalog(lang);
   words = new Words(t);
-  const token = sessionStorage.getItem(tokenKey);
-  if (!token) {
-    showStatus("lost");
-    return;
-  }
+  const token = seatToken(tableId) ?? (await sitDown());
+  if (!token) return;
+  seatLinks = new SeatLinks($("seat-links"), t, {
+    onCopied: () => { $("copied").textContent = t("seats.copied"); },
+    onFill: (seat) => send({ type: "fill", seats: [seat] }),
+  });
   hand = new Hand($("hand"), t, onTap);
   steps = new Steps($("steps"), words, act);
   trick = new Trick($("trick"), $("last-trick"), words, trickPauseMs);
   const end = $("hand-end");
   end.addEventListener("cancel", (event) => event.preventDefault());
   end.addEventListener("close", () => hand.focusCurrent());
-  $("next-hand").addEventListener("click", () => { end.close(); send({ type: "next" }); });
-  $("new-match").addEventListener("click", () => { end.close(); send({ type: "new_match", options: {} }); });
+  // At a shared table the hand-end screen stays until every person is ready (its foot says for
+  // whom it waits), and a new match is agreed the same way.
+  $("next-hand").addEventListener("click", () => {
+    if (!current.shared) end.close();
+    send({ type: "next" });
+  });
+  $("new-match").addEventListener("click", () => {
+    if (current.shared) {
+      send({ type: "next" });
+      return;
+    }
+    end.close();
+    send({ type: "new_match", options: {} });
+  });
   conn = new LiveConnection({
     path: `/ws/tables/${encodeURIComponent(tableId)}`,
     token,
@@ -327,10 +432,14 @@ async function main() {
       for (const card of $("hand").querySelectorAll(".lifted")) card.classList.remove("lifted");
       if (current) root.dataset.state = status(current);
       const text = reasonText(error.code, error.message, current?.view.deal);
+      if (current && current.seated.includes(false)) $("copied").textContent = text;
       showRefusal(text, "refused");
       announce(text);
     },
     onStatus: (kind) => showStatus(kind === "offline" ? "reconnecting" : kind),
+    onOther: (message) => {
+      if (message.type === "presence") onPresence(message.here);
+    },
   });
   conn.open();
 }

@@ -16,7 +16,8 @@ import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
-import { keepSeat, seatToken } from "./seats.js";
+import { countDown } from "./seat_links.js";
+import { seatToken, takeSeat } from "./seats.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
@@ -315,13 +316,7 @@ function renderSeating(state) {
   clearInterval(waitingTimer);
   if (!seating) return false;
   $("share-link").value = `${location.origin}/${game}/table/${tableId}`;
-  const tick = () => {
-    const left = Math.max(0, Math.round((Date.parse(state.expires_at) - Date.now()) / 1000));
-    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    $("waiting-time").textContent = left > 0 ? t("friend.waiting.time", { time }) : t("friend.waiting.time_up");
-  };
-  tick();
-  waitingTimer = setInterval(tick, 1000);
+  waitingTimer = countDown($("waiting-time"), state.expires_at, t);
   return true;
 }
 
@@ -506,23 +501,12 @@ function restartAs(bestOf) {
   $("restart").showModal();
 }
 
-// No seat here yet: this is a shared table's link. Take its open seat (and keep the token in
-// localStorage), or say the table is full, or gone.
-async function takeSeat() {
-  let response;
-  try {
-    response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, { method: "POST" });
-  } catch {
-    showStatus("lost");
-    return null;
-  }
-  if (response.status === 201) {
-    const seat = await response.json();
-    keepSeat(tableId, seat.token, true);
-    return seat.token;
-  }
-  const refusal = await response.json().catch(() => ({}));
-  if (refusal.code === "table_full") {
+// No seat here yet: this is a shared table's link. Take its open seat (seats.js keeps the
+// token in localStorage), or say the table is full, or gone.
+async function takeOpenSeat() {
+  const taken = await takeSeat(tableId);
+  if (taken.token) return taken.token;
+  if (taken.code === "table_full") {
     $("full").hidden = false;
     root.dataset.state = "full";
   } else {
@@ -572,7 +556,7 @@ async function main() {
   setUpMenu($("menu"));
   setUpLeave();
   setUpSharing();
-  const token = seatToken(tableId) ?? (await takeSeat());
+  const token = seatToken(tableId) ?? (await takeOpenSeat());
   if (!token) {
     if (root.dataset.state !== "full") showStatus("lost");
     return;

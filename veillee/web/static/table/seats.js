@@ -29,3 +29,35 @@ export function sharedSeats() {
   }
   return seats;
 }
+
+/**
+ * Sit at the shared table `tableId` (docs/protocol.md §1b): at `seat`, the one a seat link
+ * names, or (null: the table's plain link) at its lowest open seat. The token is kept in
+ * localStorage. Resolves to {token} once seated, else {code}: the refusal's code
+ * ("seat_taken", "table_full", "table_gone", …) or "offline" when the request failed.
+ */
+export async function takeSeat(tableId, seat = null) {
+  let response;
+  try {
+    response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, {
+      method: "POST",
+      headers: seat === null ? {} : { "Content-Type": "application/json" },
+      body: seat === null ? undefined : JSON.stringify({ seat }),
+    });
+  } catch {
+    return { code: "offline" };
+  }
+  if (response.status === 201) {
+    const grant = await response.json();
+    keepSeat(tableId, grant.token, true);
+    return { token: grant.token };
+  }
+  const refusal = await response.json().catch(() => ({}));
+  return { code: refusal.code ?? "unknown" };
+}
+
+/** The seat a seat link names (`?seat=<n>` in the page's address), or null. */
+export function linkSeat() {
+  const seat = new URLSearchParams(location.search).get("seat");
+  return seat !== null && /^\d{1,2}$/.test(seat) ? Number(seat) : null;
+}

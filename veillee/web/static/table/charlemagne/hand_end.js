@@ -14,6 +14,20 @@ function row(label, value, testid) {
   return tr;
 }
 
+// At a shared table the next hand (or match) is dealt once every person has asked: the foot
+// says whom it waits for, and the button of a seat that has asked waits too.
+function renderReady(dialog, state, words) {
+  const line = dialog.querySelector("#ready-line");
+  const ready = state.shared ? state.ready : [];
+  const mine = ready.includes(state.seat);
+  const waiting = state.seats.flatMap((kind, seat) => (kind === "human" && !ready.includes(seat) ? [seat] : []));
+  const names = waiting.map((seat) => words.seatLabel(state.view.deal, seat, state.seat));
+  line.textContent = ready.length ? words.t("seats.ready.waiting", { names: names.join(", ") }) : "";
+  line.hidden = !state.shared;
+  dialog.querySelector("#next-hand").disabled = mine;
+  dialog.querySelector("#new-match").disabled = mine;
+}
+
 export function showHandEnd(dialog, state, words) {
   const t = words.t;
   const { match, deal } = state.view;
@@ -52,5 +66,6 @@ export function showHandEnd(dialog, state, words) {
   );
   $("next-hand").hidden = over;
   $("new-match").hidden = !over;
+  renderReady(dialog, state, words);
   if (!dialog.open) dialog.showModal();
 }

@@ -13,8 +13,9 @@ function chip(text, kind) {
   return span;
 }
 
-/** Fill the seat box of ``seat`` (``node``) from the deal view. */
-export function renderSeat(node, seat, state, words, seats) {
+/** Fill the seat box of ``seat`` (``node``) from the deal view; ``here`` (shared tables): the
+ * seats with a page open, or null before the server has said. */
+export function renderSeat(node, seat, state, words, seats, here = null) {
   const deal = state.view.deal;
   const me = state.seat;
   const t = words.t;
@@ -44,6 +45,15 @@ export function renderSeat(node, seat, state, words, seats) {
     who.className = "seat-computer";
     who.textContent = t("charlemagne.seat.computer");
     head.append(who);
+  }
+  if (where !== "you" && state.shared && seats[seat] === "human" && here !== null) {
+    const there = here.includes(seat);
+    const badge = document.createElement("span");
+    badge.className = "presence";
+    badge.dataset.testid = "presence";
+    badge.dataset.here = String(there);
+    badge.textContent = t(there ? "friend.presence.here" : "friend.presence.away");
+    head.append(badge);
   }
 
   const chips = document.createElement("div");
