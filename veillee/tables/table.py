@@ -30,6 +30,9 @@ KIND = "table"
 
 HUMAN = "human"
 COMPUTER = "computer"
+MAKER = 0
+"""The seat of whoever made a shared table (``TableService.create_shared_table`` seats its maker
+there): it holds the table's voice switch."""
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from veillee.web.live_protocol import (
     Ping,
     PongOut,
     PresenceOut,
+    SideMessage,
     error_out,
 )
 
@@ -94,6 +95,22 @@ class Behaviour(Protocol):
     def shows_presence(self, record: Record) -> bool:
         """Whether the sockets of ``record`` are told who else is there (:class:`PresenceOut`)."""
 
+    async def side(self, session: Session) -> Side | None:
+        """What ``session`` is served beside its record once greeted (a table's chat), or
+        None."""
+
+
+class Side(Protocol):
+    """What a socket serves beside its record (a table's chat): it answers the socket's
+    :class:`~veillee.web.live_protocol.SideMessage` frames and may send frames of its own
+    (through :meth:`Session.send`) until it is closed, when the socket goes."""
+
+    async def answer(self, message: Any) -> None:
+        """Answer one side message (refusals: :meth:`Session.error`)."""
+
+    async def close(self) -> None:
+        """The socket has gone: stop sending."""
+
 
 class Session:
     """One open socket: its record, language, viewer key, the version it was last sent, and a
@@ -116,6 +133,7 @@ class Session:
         self._wake = asyncio.Event()
         self.shows_presence = False
         self._presence: list[Any] | None = None
+        self.side: Side | None = None
 
     # ---- sending (always under ``lock``: frames of two tasks never interleave) --------------
 
@@ -328,9 +346,12 @@ async def follow_and_listen(session: Session) -> None:
             return
         follower = asyncio.create_task(session.follow())
         at.enter(session)
+        session.side = await behaviour.side(session)
         try:
             await listen(session)
         finally:
+            if session.side is not None:
+                await session.side.close()
             at.leave(session)
             follower.cancel()
             await asyncio.gather(follower, return_exceptions=True)
@@ -366,6 +387,11 @@ async def listen(session: Session) -> None:
         elif isinstance(message, Hello):
             if not await authenticate(session, message) or not await send_greeting(session):
                 return
+        elif isinstance(message, SideMessage):
+            if session.side is None:
+                await session.error("unknown_type")
+            else:
+                await session.side.answer(message)
         else:
             await session.change(message)
 
@@ -403,3 +429,24 @@ async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | No
     else:
         frame = await asyncio.wait_for(ws.receive(), max(0.0, deadline - time.monotonic()))
     return None if frame["type"] == "websocket.disconnect" else dict(frame)
+
+
+class Sides:
+    """Several sides of one socket (a table's chat and its voice), each answering its own
+    message types: ``routes`` maps each :class:`~veillee.web.live_protocol.SideMessage` model to
+    the side that answers it; ``session`` is told ``unknown_type`` for any other."""
+
+    def __init__(self, session: Session, routes: dict[type[BaseModel], Side]) -> None:
+        self.session = session
+        self.routes = routes
+
+    async def answer(self, message: Any) -> None:
+        side = self.routes.get(type(message))
+        if side is None:
+            await self.session.error("unknown_type")
+        else:
+            await side.answer(message)
+
+    async def close(self) -> None:
+        for side in {id(side): side for side in self.routes.values()}.values():
+            await side.close()

@@ -25,9 +25,11 @@ from veillee.games import names
 from veillee.store import Commit, Record
 from veillee.tables import Refusal, SeatGrant, TableDoc, TableService, seat_view
 from veillee.web.live_protocol import BadMessage, Token, error_response, json_object
-from veillee.web.live_socket import REFUSED, serve
+from veillee.web.live_socket import REFUSED, Session, Sides, serve
 from veillee.web.pages import playable, render, templates
 from veillee.web.table_protocol import TABLE_MESSAGES, Act, NextDeal, Options, StateOut
+from veillee.web.voice import voice_side
+from veillee.web.voice_protocol import VOICE_MESSAGES
 
 router = APIRouter()
 
@@ -248,6 +250,14 @@ class TableSocket:
     def shows_presence(self, record: Record) -> bool:
         # A person at a table with other people sees whether they are there.
         return len(TableDoc.from_data(record.data).humans) > 1
+
+    async def side(self, session: Session) -> Sides:
+        # Beside the table, its voice (veillee.web.voice): for the seats of a shared table only.
+        record = await self.records.load(session.record_id)
+        voice = await voice_side(
+            session.ws.app.state.voice, session, TableDoc.from_data(record.data).shared
+        )
+        return Sides(session, dict.fromkeys(VOICE_MESSAGES, voice))
 
 
 @router.websocket("/ws/tables/{table_id}")
