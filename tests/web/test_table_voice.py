@@ -26,6 +26,7 @@ CANDIDATE = {
     "candidate": "candidate:1 1 udp 2113937151 127.0.0.1 50000 typ host",
     "sdpMid": "0",
     "sdpMLineIndex": 0,
+    "usernameFragment": "Xy9+",
 }
 
 

@@ -69,12 +69,13 @@ class VoiceLeave(SideMessage):
 
 class Candidate(BaseModel):
     """One ICE candidate as WebRTC's ``RTCIceCandidateInit`` has it (``candidate`` empty: the
-    end of the candidates)."""
+    end of the candidates; ``usernameFragment``: the ICE ufrag, 4–256 characters)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     candidate: Annotated[str, Field(max_length=300, pattern=r"^[\x20-\x7e]*$")]
     sdpMid: Annotated[str, Field(max_length=16, pattern=r"^[A-Za-z0-9_.-]*$")] | None = None
     sdpMLineIndex: Annotated[StrictInt, Field(ge=0, le=8)] | None = None
+    usernameFragment: Annotated[str, Field(max_length=256, pattern=r"^[\x21-\x7e]*$")] | None = None
 
 
 Candidates = Annotated[list[Candidate], Field(min_length=1, max_length=MAX_CANDIDATES)]
@@ -107,7 +108,10 @@ class VoiceSignal(SideMessage):
         """What the seat ``to`` is sent of it (with the sender's seat and join added)."""
         if self.kind == "candidates":
             assert self.candidates is not None
-            return {"kind": self.kind, "candidates": [c.model_dump() for c in self.candidates]}
+            return {
+                "kind": self.kind,
+                "candidates": [c.model_dump(exclude_unset=True) for c in self.candidates],
+            }
         return {"kind": self.kind, "sdp": self.sdp}
 
 

@@ -12,6 +12,7 @@ import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
+import { Voice, hasVoice } from "./voice.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
@@ -23,6 +24,7 @@ const tokenKey = `veillee.seat.${tableId}`;
 let t = (key) => key;
 let current = null; // the last StateOut
 let conn = null;
+let voice = null; // voice at a shared table (voice.js)
 let sending = false;
 let gatherTimer = null;
 let shownTrickKey = null;
@@ -476,7 +478,13 @@ async function main() {
     token,
     lang,
     snapshot: "state",
-    onSnapshot: render,
+    onSnapshot: (state) => {
+      if (!voice && hasVoice(state)) {
+        const seatName = () => t("voice.opponent");
+        voice = new Voice({ conn, t, seat: state.seat, seats: state.seats.length, seatName });
+      }
+      render(state);
+    },
     onError: (error) => {
       sending = false;
       if (current) root.dataset.state = current.view.deal.to_act === current.seat ? "my-turn" : "waiting";
