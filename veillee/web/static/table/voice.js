@@ -31,6 +31,7 @@ function el(tag, attrs = {}, text = null) {
 
 /** A microphone error in the player's words. */
 function micError(error) {
+  if (!window.isSecureContext) return "voice.error.insecure";
   if (!navigator.mediaDevices?.getUserMedia || !window.RTCPeerConnection) return "voice.error.unsupported";
   if (error && (error.name === "NotFoundError" || error.name === "OverconstrainedError")) return "voice.error.no_mic";
   return "voice.error.denied";
