@@ -88,3 +88,22 @@ async def test_a_room_outlives_its_last_socket_for_the_grace_time() -> None:
     await asyncio.sleep(0.4)
     assert rooms.state("t1") == VoiceState(False, {})
     await rooms.close()
+
+
+async def test_a_seat_claimed_by_two_processes_is_its_newer_join() -> None:
+    """A page that reconnects through another process before the old socket is found dead: the
+    seat's newer join counts everywhere, so the page does not take itself for replaced."""
+    bus = InProcessBus()
+    one, two = VoiceRooms(bus), VoiceRooms(bus)
+    old, new, other = Page(1), Page(1), Page(0)
+    async with one.watch("t1", old), one.watch("t1", other), two.watch("t1", new):
+        await one.switch("t1", True)
+        await until(lambda: two.state("t1").enabled)
+        await one.join("t1", old, muted=False)
+        await until(lambda: 1 in two.state("t1").members)
+        joined = await two.join("t1", new, muted=True)
+        for rooms in (one, two):
+            await until(lambda rooms=rooms: rooms.state("t1").members[1].join == joined)
+        assert other.states[-1].members[1].muted is True
+    for rooms in (one, two):
+        await rooms.close()

@@ -31,6 +31,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -48,10 +49,13 @@ GRACE_S = 60.0
 @dataclass(frozen=True)
 class Member:
     """A seat in voice: ``muted`` (its microphone sends nothing) and ``join``, the id of this
-    join (16 lower-case hex digits, new at each join)."""
+    join (16 lower-case hex digits, new at each join); ``at``: when it joined (Unix time), so
+    that of two processes claiming one seat (its page's old socket, not yet found dead, and
+    its new one) the newer join counts."""
 
     muted: bool
     join: str
+    at: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -99,9 +103,13 @@ class _Room:
 
     def members(self) -> dict[int, Member]:
         found: dict[int, Member] = {}
-        for claims in self.claims.values():
-            found.update(claims)
-        found.update(self.mine())
+        for claims in (*self.claims.values(), self.mine()):
+            for seat, member in claims.items():
+                if seat not in found or (member.at, member.join) > (
+                    found[seat].at,
+                    found[seat].join,
+                ):
+                    found[seat] = member
         return dict(sorted(found.items()))
 
     def state(self) -> VoiceState:
@@ -184,7 +192,7 @@ class VoiceRooms:
         for other in [w for w in room.local if w.seat == watcher.seat and w is not watcher]:
             del room.local[other]
         join = secrets.token_hex(8)
-        room.local[watcher] = Member(muted, join)
+        room.local[watcher] = Member(muted, join, time.time())
         await self._changed(table_id, room)
         return join
 
@@ -195,7 +203,7 @@ class VoiceRooms:
         if member is None:
             raise Refusal("voice_not_joined")
         if member.muted != muted:
-            room.local[watcher] = Member(muted, member.join)
+            room.local[watcher] = Member(muted, member.join, member.at)
             await self._changed(table_id, room)
 
     async def leave(self, table_id: str, watcher: VoiceWatcher) -> None:
@@ -249,7 +257,9 @@ class VoiceRooms:
 
     def _claims(self, room: _Room) -> dict[str, Any]:
         count, by, on = room.switch
-        claims = {str(s): {"muted": m.muted, "join": m.join} for s, m in room.mine().items()}
+        claims = {
+            str(s): {"muted": m.muted, "join": m.join, "at": m.at} for s, m in room.mine().items()
+        }
         return {"t": "state", "p": self.process, "claims": claims, "switch": [count, by, on]}
 
     async def _publish(self, table_id: str, message: dict[str, Any]) -> None:
@@ -296,7 +306,7 @@ class VoiceRooms:
         count, by, on = message["switch"]
         heard = (int(count), str(by), bool(on))
         claims = {
-            int(seat): Member(bool(m["muted"]), str(m["join"]))
+            int(seat): Member(bool(m["muted"]), str(m["join"]), float(m["at"]))
             for seat, m in message["claims"].items()
         }
         before = room.state()

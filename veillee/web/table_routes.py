@@ -252,11 +252,9 @@ class TableSocket:
         return len(TableDoc.from_data(record.data).humans) > 1
 
     async def side(self, session: Session) -> Sides:
-        # Beside the table, its voice (veillee.web.voice): for the seats of a shared table only.
-        record = await self.records.load(session.record_id)
-        voice = await voice_side(
-            session.ws.app.state.voice, session, TableDoc.from_data(record.data).shared
-        )
+        # Beside the table, its voice (veillee.web.voice): for the seats of a table of people,
+        # the tables that show presence.
+        voice = await voice_side(session.ws.app.state.voice, session, session.shows_presence)
         return Sides(session, dict.fromkeys(VOICE_MESSAGES, voice))
 
 
