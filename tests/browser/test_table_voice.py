@@ -44,11 +44,22 @@ async def shared_table(base: str, game: str, seats: int) -> tuple[str, list[str]
 
 
 async def open_seat(
-    browser: Browser, base: str, game: str, table_id: str, token: str | None
+    browser: Browser,
+    base: str,
+    game: str,
+    table_id: str,
+    token: str | None,
+    size: tuple[int, int] = (390, 844),
 ) -> tuple[BrowserContext, Page, list[dict[str, Any]]]:
-    """A seat's page (its own browser context, token in sessionStorage; ``None``: a visitor
-    without a seat) and the list every frame its socket receives is added to."""
-    ctx = await browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844})
+    """A seat's page (its own browser context of ``size``, a touch phone, token in
+    sessionStorage; ``None``: a visitor without a seat) and the list every frame its socket
+    receives is added to."""
+    ctx = await browser.new_context(
+        locale="en-GB",
+        viewport={"width": size[0], "height": size[1]},
+        has_touch=True,
+        is_mobile=True,
+    )
     if token is not None:
         await ctx.add_init_script(
             f"sessionStorage.setItem({json.dumps('veillee.seat.' + table_id)}, {json.dumps(token)})"
@@ -115,7 +126,10 @@ async def test_two_seats_of_a_chouine_table_talk_mute_and_are_switched_off(
     voice_browser: Browser, live_server: str
 ) -> None:
     table_id, tokens = await shared_table(live_server, "chouine", 2)
-    opened = [await open_seat(voice_browser, live_server, "chouine", table_id, t) for t in tokens]
+    opened = [
+        await open_seat(voice_browser, live_server, "chouine", table_id, tokens[0]),
+        await open_seat(voice_browser, live_server, "chouine", table_id, tokens[1], (320, 568)),
+    ]
     (_, host, host_frames), (_, friend, friend_frames) = opened
     try:
         for page in (host, friend):
@@ -137,6 +151,19 @@ async def test_two_seats_of_a_chouine_table_talk_mute_and_are_switched_off(
         await expect(row).to_have_attribute("data-state", "speaking", timeout=10000)
         await expect(row).to_contain_text("Your opponent: speaking")
         await expect(friend.locator('.voice-member[data-seat="1"]')).to_contain_text("You:")
+        # On the smallest phone the top bar stays one line, the voice button a 44 px target,
+        # and its panel on the screen.
+        await expect(friend.locator(".voice-panel")).to_be_visible()
+        fit = await friend.evaluate(
+            """() => {
+                const box = (s) => document.querySelector(s).getBoundingClientRect();
+                const button = box(".voice > summary"), panel = box(".voice-panel");
+                return [document.documentElement.scrollWidth, box(".topbar").height,
+                        button.width >= 44 && button.height >= 44,
+                        panel.left >= 0 && panel.right <= innerWidth];
+            }"""
+        )
+        assert fit == [320, 52, True, True]
 
         # The friend mutes: the host's page shows it, and no more bytes arrive.
         await friend.get_by_test_id("voice-mute").click()

@@ -29,6 +29,21 @@ function el(tag, attrs = {}, text = null) {
   return node;
 }
 
+/** A microphone drawn in SVG (an emoji may be missing from a phone's fonts). */
+function micIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  for (const [name, value] of Object.entries({ class: "voice-icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" })) {
+    svg.setAttribute(name, value);
+  }
+  const body = document.createElementNS(ns, "rect");
+  for (const [name, value] of Object.entries({ x: "9", y: "3", width: "6", height: "11", rx: "3" })) body.setAttribute(name, value);
+  const stand = document.createElementNS(ns, "path");
+  stand.setAttribute("d", "M6 11a6 6 0 0 0 12 0M12 17v4M9 21h6");
+  svg.append(body, stand);
+  return svg;
+}
+
 /** A microphone error in the player's words. */
 function micError(error) {
   if (!window.isSecureContext) return "voice.error.insecure";
@@ -184,7 +199,7 @@ export class Voice {
     const t = this.t;
     this.root = el("details", { class: "voice", "data-testid": "voice", hidden: "" });
     this.summary = el("summary", { class: "voice-button", "data-testid": "voice-button" });
-    this.summary.append(el("span", { class: "voice-icon", "aria-hidden": "true" }, "🎙"));
+    this.summary.append(micIcon());
     this.summaryText = el("span", { class: "voice-button-text" }, t("voice.button"));
     this.summary.append(this.summaryText);
     const panel = el("div", { class: "voice-panel", role: "group", "aria-label": t("voice.title") });
