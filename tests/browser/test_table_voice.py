@@ -227,8 +227,7 @@ async def test_three_seats_of_a_charlemagne_table_each_hear_the_other_two(
     try:
         for page in pages:
             await expect(page.locator("#table")).not_to_have_attribute("data-version", "-1")
-        # No menu on this page: the maker's switch is in the voice panel.
-        await switch_voice(pages[0], in_menu=False)
+        await switch_voice(pages[0], in_menu=True)
         for page in pages[:3]:
             await join_voice(page)
         for seat, page in enumerate(pages[:3]):

@@ -226,6 +226,17 @@ async def test_sockets_without_a_seat_at_a_shared_table_get_no_voice(app: FastAP
             await nothing_of(ws0, "voice_signal")
 
 
+async def test_the_spectator_of_a_demonstration_has_no_voice(app: FastAPI) -> None:
+    async with client(app) as c:
+        demo = (await c.post("/api/demos", json={"game": "chouine"})).json()
+        async with aconnect_ws(f"/ws/tables/{demo['table_id']}", c) as ws:
+            await send(ws, type="hello", token=demo["token"])
+            assert (await receive(ws, "state"))["seat"] is None
+            await send(ws, type="voice_switch", client_id="voice", on=True)
+            assert (await receive(ws, "error"))["code"] == "voice_unavailable"
+            await nothing_of(ws, "voice")
+
+
 async def test_voice_messages_are_checked_for_shape_size_and_rate(app: FastAPI) -> None:
     async with client(app) as c:
         host, friend = await shared_table(c)

@@ -55,7 +55,16 @@ class NewMatch(In):
     options: Options = Field(default_factory=dict)
 
 
-TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, *VOICE_MESSAGES)
+class Step(In):
+    """The spectator of a demonstration asks for its next move (the computer seat to act plays
+    it). ``version``: the version the spectator saw (refused if stale). Refused from a seat."""
+
+    type: Literal["step"]
+    client_id: ClientId
+    version: Version | None = None
+
+
+TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, Step, *VOICE_MESSAGES)
 """Everything a table page may send."""
 
 
@@ -67,11 +76,12 @@ def parse_client_message(text: str) -> Any:
 
 class StateOut(Out):
     """The table as this seat may see it: ``view`` is ``match.view(m, seat)``, nothing more;
-    ``seated``/``ready``/``shared``/``expires_at`` as :func:`veillee.tables.seat_view` says."""
+    ``seated``/``ready``/``shared``/``expires_at`` as :func:`veillee.tables.seat_view` says.
+    For the spectator of a demonstration (``seat`` null), ``match.spectator_view(m)``."""
 
     type: Literal["state"] = "state"
     version: int
-    seat: int
+    seat: int | None
     game: str
     seats: list[str]
     options: dict[str, Any]

@@ -80,15 +80,18 @@ def voice_out(state: VoiceState) -> VoiceOut:
 
 
 class VoiceSide:
-    """One seat's voice on its socket. ``available``: the socket is a seat of a shared table.
+    """One seat's voice on its socket. ``available``: the socket is a seat of a shared table
+    (a socket whose key is no seat never is).
     What the room pushes (its state, the newest only; signals, in order) is sent by one task."""
 
     def __init__(self, rooms: VoiceRooms, session: Session, available: bool) -> None:
         self.rooms = rooms
         self.session = session
         self.table_id = session.record_id
-        self.available = available
-        self.seat: int = int(session.key)  # type: ignore[call-overload]
+        # A spectator of a demonstration holds no seat: no voice.
+        key = session.key
+        self.available = available and isinstance(key, int)
+        self.seat: int = key if isinstance(key, int) else -1
         self.rate = RateLimit(session.settings.voice_messages_per_second)
         self._state: VoiceState | None = None
         self._signals: list[dict[str, Any]] = []
