@@ -107,3 +107,25 @@ async def test_a_seat_claimed_by_two_processes_is_its_newer_join() -> None:
         assert other.states[-1].members[1].muted is True
     for rooms in (one, two):
         await rooms.close()
+
+
+async def test_the_seats_of_a_process_killed_without_a_word_leave_voice() -> None:
+    bus = InProcessBus()
+    one = VoiceRooms(bus, refresh_s=0.05, forget_s=0.3)
+    two = VoiceRooms(bus, refresh_s=0.05, forget_s=0.3)
+    host, friend = Page(0), Page(1)
+    async with one.watch("t1", host):
+        await one.switch("t1", True)
+        await one.join("t1", host, muted=False)
+        watching = two.watch("t1", friend)
+        await watching.__aenter__()
+        await until(lambda: two.state("t1").enabled)
+        await two.join("t1", friend, muted=False)
+        await until(lambda: set(one.state("t1").members) == {0, 1})
+        # Alive, it stays: its claims are said again before they are forgotten.
+        await asyncio.sleep(0.5)
+        assert set(one.state("t1").members) == {0, 1}
+        await two.close()  # killed: no leave is said
+        await until(lambda: set(one.state("t1").members) == {0})
+        assert set(host.states[-1].members) == {0}
+    await one.close()

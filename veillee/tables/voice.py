@@ -20,7 +20,9 @@ change; a room's members are the union of every process's claims. The switch is 
 a value (the highest counter wins, then the process id), so two processes that hear the same
 messages agree. A process that starts following a table asks the others (``sync``) and each
 answers with its claims and the switch. A signal is published once and delivered by the
-process that holds the socket of the seat it is for. A room stays :data:`GRACE_S` seconds after
+process that holds the socket of the seat it is for. Each process says its claims again every
+:data:`REFRESH_S` seconds, and the claims of a process not heard for :data:`FORGET_S` seconds are
+forgotten (it was killed: its seats are out of voice). A room stays :data:`GRACE_S` seconds after
 its last socket here has gone, so that voice survives the page's reconnect.
 """
 
@@ -44,6 +46,11 @@ log = logging.getLogger(__name__)
 GRACE_S = 60.0
 """How long a process keeps a table's voice room after its last socket of that table has gone
 (a page reconnecting within it finds voice as it left it)."""
+REFRESH_S = 8.0
+"""How often a process says its claims again (so that the others know it is alive)."""
+FORGET_S = 20.0
+"""After how long without a word from a process the others forget its claims (it was killed
+without saying goodbye: its seats are out of voice)."""
 
 
 @dataclass(frozen=True)
@@ -88,10 +95,13 @@ class _Room:
     """The watchers here that are in voice (this process's claims)."""
     claims: dict[str, dict[int, Member]] = field(default_factory=dict)
     """Every other process's claims, by process id."""
+    heard: dict[str, float] = field(default_factory=dict)
+    """When each other process was last heard (``time.monotonic()``)."""
     switch: tuple[int, str, bool] = (0, "", False)
     """(counter, process id, on): the newest switch heard."""
     listening: asyncio.Event = field(default_factory=asyncio.Event)
     listener: asyncio.Task[None] | None = None
+    refresher: asyncio.Task[None] | None = None
     closer: asyncio.Task[None] | None = None
 
     @property
@@ -119,11 +129,20 @@ class _Room:
 class VoiceRooms:
     """The voice rooms of the tables this process holds sockets for, kept in step with the other
     processes over ``bus`` (see the module's docstring). ``grace_s``: how long a room outlives
-    its last socket here."""
+    its last socket here; ``refresh_s``, ``forget_s``: how often this process says its claims
+    again, and after how long without a word another process's claims are forgotten."""
 
-    def __init__(self, bus: Bus, grace_s: float = GRACE_S) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        grace_s: float = GRACE_S,
+        refresh_s: float = REFRESH_S,
+        forget_s: float = FORGET_S,
+    ) -> None:
         self._bus = bus
         self._grace_s = grace_s
+        self._refresh_s = refresh_s
+        self._forget_s = forget_s
         self._rooms: dict[str, _Room] = {}
         self.process = secrets.token_hex(8)
 
@@ -142,6 +161,7 @@ class VoiceRooms:
         if room is None:
             room = self._rooms[table_id] = _Room()
             room.listener = asyncio.create_task(self._listen(table_id, room))
+            room.refresher = asyncio.create_task(self._refresh(table_id, room))
         if room.closer is not None:
             room.closer.cancel()
             room.closer = None
@@ -165,7 +185,12 @@ class VoiceRooms:
     async def close(self) -> None:
         """Stop following every table (the app is stopping)."""
         rooms, self._rooms = list(self._rooms.values()), {}
-        tasks = [t for room in rooms for t in (room.listener, room.closer) if t is not None]
+        tasks = [
+            task
+            for room in rooms
+            for task in (room.listener, room.refresher, room.closer)
+            if task is not None
+        ]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -311,6 +336,7 @@ class VoiceRooms:
         }
         before = room.state()
         room.claims[sender] = claims
+        room.heard[sender] = time.monotonic()
         if heard[:2] > room.switch[:2]:
             room.switch = heard
             if not room.enabled and room.local:
@@ -327,6 +353,23 @@ class VoiceRooms:
         if room.watchers or self._rooms.get(table_id) is not room:
             return
         del self._rooms[table_id]
-        if room.listener is not None:
-            room.listener.cancel()
-            await asyncio.gather(room.listener, return_exceptions=True)
+        tasks = [task for task in (room.listener, room.refresher) if task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _refresh(self, table_id: str, room: _Room) -> None:
+        """Say this process's claims again every ``refresh_s``; forget the claims of a process
+        not heard for ``forget_s``."""
+        while True:
+            await asyncio.sleep(self._refresh_s)
+            await self._publish(table_id, self._claims(room))
+            now = time.monotonic()
+            gone = [p for p, heard in room.heard.items() if now - heard > self._forget_s]
+            if gone:
+                before = room.state()
+                for process in gone:
+                    room.claims.pop(process, None)
+                    room.heard.pop(process, None)
+                if room.state() != before:
+                    self._tell(room)
