@@ -100,7 +100,7 @@ async def hears(page: Page, seat: int, more_than: int = 0) -> int:
                 && Number(row.dataset.bytesIn) > more;
         }""",
         arg=[seat, more_than],
-        timeout=15000,
+        timeout=30000,
     )
     return await bytes_in(page, seat)
 
