@@ -15,6 +15,7 @@ import httpx
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 
+from tests.browser.accessibility import axe_violations
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
 WEBRTC_ARGS = [
@@ -164,6 +165,9 @@ async def test_two_seats_of_a_chouine_table_talk_mute_and_are_switched_off(
             }"""
         )
         assert fit == [320, 52, True, True]
+        # The open panel passes axe-core: nothing of any impact on a voice element.
+        found = await axe_violations(friend, ("minor", "moderate", "serious", "critical"))
+        assert [v for v in found if any("voice" in node for node in v["nodes"])] == []
 
         # The friend mutes: the host's page shows it, and no more bytes arrive.
         await friend.get_by_test_id("voice-mute").click()
