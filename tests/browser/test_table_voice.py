@@ -150,7 +150,7 @@ async def test_two_seats_of_a_chouine_table_talk_mute_and_are_switched_off(
         assert await hears(friend, 0, got_friend) > got_friend
         row = friend.locator('.voice-member[data-seat="0"]')
         await expect(row).to_have_attribute("data-state", "speaking", timeout=10000)
-        await expect(row).to_contain_text("Your opponent: speaking")
+        await expect(row).to_contain_text("Your friend: speaking")
         await expect(friend.locator('.voice-member[data-seat="1"]')).to_contain_text("You:")
         # On the smallest phone the top bar stays one line, the voice button a 44 px target,
         # and its panel on the screen.
@@ -174,7 +174,7 @@ async def test_two_seats_of_a_chouine_table_talk_mute_and_are_switched_off(
         await expect(friend.get_by_test_id("voice-mute")).to_have_attribute("aria-pressed", "true")
         muted_row = host.locator('.voice-member[data-seat="1"]')
         await expect(muted_row).to_have_attribute("data-state", "muted")
-        await expect(muted_row).to_contain_text("Your opponent: muted")
+        await expect(muted_row).to_contain_text("Your friend: muted")
         await host.wait_for_timeout(1000)  # what was on its way arrives
         before = await bytes_in(host, 1)
         await host.wait_for_timeout(1500)

@@ -167,7 +167,7 @@ class Peer {
 export class Voice {
   /**
    * conn: the page's LiveConnection; t: the translator; seat: this page's seat; seats: how
-   * many seats the table has; seatName(seat): a seat in words ("East", "Your opponent").
+   * many seats the table has; seatName(seat): a seat in words ("East", "Your friend").
    */
   constructor({ conn, t, seat, seats, seatName }) {
     Object.assign(this, { conn, t, seat, seats, seatName });
