@@ -125,6 +125,22 @@ class Settings(BaseSettings):
     refused, and a request for a host that is not one of theirs is answered 400. Default: the
     address ``veillee serve`` serves (:meth:`served_at`)."""
 
+    ice_servers: list[dict[str, Any]] = []
+    """STUN and TURN servers the table pages' voice uses (``VEILLEE_ICE_SERVERS``, JSON in the
+    shape of WebRTC's ``RTCIceServer``: ``[{"urls": "turn:turn.example:3478"}]``). None by
+    default, which works between browsers on one network. A ``turn:``/``turns:`` server given
+    without ``username`` gets time-limited credentials made with :attr:`turn_secret`
+    (docs/deploy.md)."""
+    turn_secret: str | None = None
+    """The secret shared with the TURN server (coturn's ``static-auth-secret``): each seat
+    joining voice is given ``username = "<expiry>:<table>-<seat>"`` and ``credential =
+    base64(HMAC-SHA1(secret, username))`` (the TURN REST convention)."""
+    turn_ttl_s: int = 12 * 3600
+    """How long TURN credentials given to a seat joining voice stay valid."""
+    voice_messages_per_second: float = 10.0
+    """Rate limit of one socket's voice messages (offers, answers, candidates, joins), within
+    the socket's own limit (token bucket, burst of twice this)."""
+
     test_hooks: bool = False
     """Browser tests only: serve ``POST /api/test/tables`` (a computer table from a scripted
     deck, or with a lowered target; :mod:`veillee.web.scripted_tables`). Off by default;

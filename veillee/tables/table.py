@@ -39,6 +39,9 @@ COMPUTER = "computer"
 SPECTATOR = "spectator"
 """The role of the one token of a demonstration table: it watches, every hand face up, and
 moves the table a step at a time; it holds no seat."""
+MAKER = 0
+"""The seat of whoever made a shared table (``TableService.create_shared_table`` seats its maker
+there): it holds the table's voice switch."""
 
 
 @dataclass(frozen=True)

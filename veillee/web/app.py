@@ -22,6 +22,7 @@ from veillee.store import Store
 from veillee.tables import TableService, sweep_forever
 from veillee.tables.live import Clock
 from veillee.tables.sheets import SheetService
+from veillee.tables.voice import VoiceRooms
 from veillee.web.assets import REVALIDATE, Assets
 from veillee.web.guards import BodyLimit
 
@@ -48,7 +49,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     On startup the store and bus are opened, the table and sheet services made on them, and one
     sweeper started for both (every ``settings.sweep_interval_s``); all of it stops on
-    shutdown. They are reachable as ``app.state.store``, ``.bus``, ``.tables`` and ``.sheets``.
+    shutdown. They are reachable as ``app.state.store``, ``.bus``, ``.tables`` and ``.sheets``;
+    the tables' voice rooms (:class:`~veillee.tables.voice.VoiceRooms`) as ``.voice``.
     The browser's files are ``app.state.assets`` (:class:`~veillee.web.assets.Assets`, mounted
     at ``/static``).
     Every request goes through :class:`~veillee.web.guards.BodyLimit` (no body is read past
@@ -72,6 +74,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             sheets = SheetService(store, bus, settings.sheet_idle_s, clock=clock)
             app.state.store, app.state.bus = store, bus
             app.state.tables, app.state.sheets = tables, sheets
+            app.state.voice = VoiceRooms(bus)
+            stack.push_async_callback(app.state.voice.close)
             sweeper = asyncio.create_task(
                 sweep_forever((tables.sweep, sheets.sweep), settings.sweep_interval_s)
             )

@@ -18,6 +18,11 @@ each record, in this process and the others; on a record whose kind shows it
 (``Behaviour.shows_presence``) each socket is sent :class:`~veillee.web.live_protocol.PresenceOut`
 after its first snapshot and whenever it changes, so a seat sees another go away (its page
 closed, or its network silent past the timeout) and come back.
+
+Side: what a socket serves beside its record and outside its versions (a table's chat) is the
+behaviour's :class:`Side`, opened once the socket is greeted and closed when it goes; frames
+that are a :class:`~veillee.web.live_protocol.SideMessage` are handed to it, never applied to
+the record.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from veillee.web.live_protocol import (
     Ping,
     PongOut,
     PresenceOut,
+    SideMessage,
     error_out,
 )
 from veillee.web.presence import Presence
@@ -99,6 +105,22 @@ class Behaviour(Protocol):
         """Called once a socket that held ``key`` has closed (a demonstration table is dropped
         when its spectator leaves)."""
 
+    async def side(self, session: Session) -> Side | None:
+        """What ``session`` is served beside its record once greeted (a table's chat), or
+        None."""
+
+
+class Side(Protocol):
+    """What a socket serves beside its record (a table's chat): it answers the socket's
+    :class:`~veillee.web.live_protocol.SideMessage` frames and may send frames of its own
+    (through :meth:`Session.send`) until it is closed, when the socket goes."""
+
+    async def answer(self, message: Any) -> None:
+        """Answer one side message (refusals: :meth:`Session.error`)."""
+
+    async def close(self) -> None:
+        """The socket has gone: stop sending."""
+
 
 class Session:
     """One open socket: its record, language, viewer key, the version it was last sent, and a
@@ -122,6 +144,7 @@ class Session:
         self._sender: asyncio.Task[None] | None = None
         self.shows_presence = False
         self._presence: list[Any] | None = None
+        self.side: Side | None = None
 
     # ---- sending (always under ``lock``: frames of two tasks never interleave) --------------
 
@@ -317,9 +340,12 @@ async def follow_and_listen(session: Session) -> None:
             try:
                 if session.shows_presence:
                     await at.enter(session)
+                session.side = await behaviour.side(session)
                 await listen(session)
             finally:
                 await at.leave(session)
+                if session.side is not None:
+                    await session.side.close()
         finally:
             await session.stop_following()
 
@@ -354,6 +380,11 @@ async def listen(session: Session) -> None:
         elif isinstance(message, Hello):
             if not await authenticate(session, message) or not await send_greeting(session):
                 return
+        elif isinstance(message, SideMessage):
+            if session.side is None:
+                await session.error("unknown_type")
+            else:
+                await session.side.answer(message)
         else:
             await session.change(message)
 
@@ -393,3 +424,24 @@ async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | No
         async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
             frame = await ws.receive()
     return None if frame["type"] == "websocket.disconnect" else dict(frame)
+
+
+class Sides:
+    """Several sides of one socket (a table's chat and its voice), each answering its own
+    message types: ``routes`` maps each :class:`~veillee.web.live_protocol.SideMessage` model to
+    the side that answers it; ``session`` is told ``unknown_type`` for any other."""
+
+    def __init__(self, session: Session, routes: dict[type[BaseModel], Side]) -> None:
+        self.session = session
+        self.routes = routes
+
+    async def answer(self, message: Any) -> None:
+        side = self.routes.get(type(message))
+        if side is None:
+            await self.session.error("unknown_type")
+        else:
+            await side.answer(message)
+
+    async def close(self) -> None:
+        for side in {id(side): side for side in self.routes.values()}.values():
+            await side.close()

@@ -21,7 +21,7 @@ from veillee.tables import Refusal
 from veillee.tables.sheets import SCORER, Role, SheetService, sheet_view
 from veillee.web import i18n
 from veillee.web.live_protocol import AckOut, BadMessage, error_response
-from veillee.web.live_socket import REFUSED, serve
+from veillee.web.live_socket import REFUSED, Session, serve
 from veillee.web.pages import has_guide, page_lang, render
 from veillee.web.sheet_protocol import (
     SHEET_CHANGES,
@@ -236,6 +236,9 @@ class SheetSocket:
 
     async def closed(self, sheet_id: str, role: Role) -> None:
         return None
+
+    async def side(self, session: Session) -> None:
+        return None  # a sheet has nothing beside it
 
 
 @router.websocket("/ws/sheets/{sheet_id}")

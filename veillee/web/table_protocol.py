@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from veillee.web.live_protocol import ClientId, Hello, In, Messages, Out, Ping, Version
+from veillee.web.voice_protocol import VOICE_MESSAGES
 
 OptionValue = StrictInt | StrictBool | StrictFloat | Annotated[StrictStr, Field(max_length=20)]
 Options = Annotated[
@@ -77,14 +78,14 @@ class Step(In):
     version: Version | None = None
 
 
-TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, Fill, Step)
+TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, Fill, Step, *VOICE_MESSAGES)
 """Everything a table page may send."""
 
 
-def parse_client_message(text: str) -> Hello | Ping | Act | NextDeal | NewMatch | Fill | Step:
-    """Validate one incoming text frame. Raises BadMessage."""
-    message: Hello | Ping | Act | NextDeal | NewMatch | Fill | Step = TABLE_MESSAGES.parse(text)
-    return message
+def parse_client_message(text: str) -> Any:
+    """Validate one incoming text frame (a model of :data:`TABLE_MESSAGES`). Raises
+    BadMessage."""
+    return TABLE_MESSAGES.parse(text)
 
 
 class StateOut(Out):

@@ -34,7 +34,7 @@ from veillee.tables import (
     spectator_view,
 )
 from veillee.web.live_protocol import BadMessage, Token, error_response, json_object
-from veillee.web.live_socket import REFUSED, serve
+from veillee.web.live_socket import REFUSED, Session, Sides, serve
 from veillee.web.pages import has_guide, playable, render, templates
 from veillee.web.table_protocol import (
     TABLE_MESSAGES,
@@ -46,6 +46,8 @@ from veillee.web.table_protocol import (
     StateOut,
     Step,
 )
+from veillee.web.voice import voice_side
+from veillee.web.voice_protocol import VOICE_MESSAGES
 
 router = APIRouter()
 
@@ -348,6 +350,12 @@ class TableSocket:
         # A demonstration is forgotten when its page closes.
         if seat == SPECTATOR:
             await self.service.end_demo(table_id)
+
+    async def side(self, session: Session) -> Sides:
+        # Beside the table, its voice (veillee.web.voice): for the seats of a table of people,
+        # the tables that show presence.
+        voice = await voice_side(session.ws.app.state.voice, session, session.shows_presence)
+        return Sides(session, dict.fromkeys(VOICE_MESSAGES, voice))
 
 
 @router.websocket("/ws/tables/{table_id}")

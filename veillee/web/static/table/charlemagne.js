@@ -13,6 +13,7 @@ import { cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
 import { setUpMenu } from "./menu.js";
+import { Voice, hasVoice } from "./voice.js";
 import { Hand } from "./charlemagne/hand.js";
 import { showHandEnd } from "./charlemagne/hand_end.js";
 import { renderSeat } from "./charlemagne/seats.js";
@@ -34,6 +35,7 @@ let hand = null;
 let steps = null;
 let trick = null;
 let conn = null;
+let voice = null; // voice at a shared table (voice.js)
 let current = null; // the last StateOut
 let sending = false;
 let connectionDown = false;
@@ -426,7 +428,13 @@ async function main() {
     token,
     lang,
     snapshot: "state",
-    onSnapshot: render,
+    onSnapshot: (state) => {
+      if (!voice && hasVoice(state)) {
+        const seatName = (seat) => words.seatLabel((current || state).view.deal, seat, state.seat);
+        voice = new Voice({ conn, t, seat: state.seat, seats: state.seats.length, seatName });
+      }
+      render(state);
+    },
     onError: (error) => {
       sending = false;
       for (const card of $("hand").querySelectorAll(".lifted")) card.classList.remove("lifted");

@@ -17,7 +17,8 @@ import { loadCatalog } from "../live/i18n.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
 import { countDown } from "./seat_links.js";
-import { seatToken, takeSeat } from "./seats.js";
+import { keepSeat, seatToken, takeSeat } from "./seats.js";
+import { Voice, hasVoice } from "./voice.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
@@ -29,6 +30,7 @@ const game = root.dataset.game;
 let t = (key) => key;
 let current = null; // the last StateOut
 let conn = null;
+let voice = null; // voice at a shared table (voice.js)
 let sending = false;
 let gatherTimer = null;
 let shownTrickKey = null;
@@ -609,7 +611,13 @@ async function main() {
     token,
     lang,
     snapshot: "state",
-    onSnapshot: render,
+    onSnapshot: (state) => {
+      if (!voice && hasVoice(state)) {
+        const seatName = () => t("friend.name");
+        voice = new Voice({ conn, t, seat: state.seat, seats: state.seats.length, seatName });
+      }
+      render(state);
+    },
     onError: (error) => {
       sending = false;
       if (current) root.dataset.state = current.view.deal.to_act === current.seat ? "my-turn" : "waiting";
