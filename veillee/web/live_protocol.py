@@ -58,6 +58,12 @@ class Hello(In):
     lang: Literal["fr", "en"] | None = None
 
 
+class SideMessage(In):
+    """A message about something a socket serves beside its record (a table's chat): answered
+    by the socket's side (:class:`veillee.web.live_socket.Side`), never a change of the record
+    (no version moves)."""
+
+
 class Ping(In):
     """Keep-alive; answered with :class:`PongOut`."""
 

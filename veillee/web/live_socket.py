@@ -38,6 +38,7 @@ from veillee.web.live_protocol import (
     Messages,
     Ping,
     PongOut,
+    SideMessage,
     error_out,
 )
 
@@ -81,6 +82,22 @@ class Behaviour(Protocol):
         """Called with the record as sent after each accepted hello (a table wakes its computer
         seats)."""
 
+    async def side(self, session: Session) -> Side | None:
+        """What ``session`` is served beside its record once greeted (a table's chat), or
+        None."""
+
+
+class Side(Protocol):
+    """What a socket serves beside its record (a table's chat): it answers the socket's
+    :class:`~veillee.web.live_protocol.SideMessage` frames and may send frames of its own
+    (through :meth:`Session.send`) until it is closed, when the socket goes."""
+
+    async def answer(self, message: Any) -> None:
+        """Answer one side message (refusals: :meth:`Session.error`)."""
+
+    async def close(self) -> None:
+        """The socket has gone: stop sending."""
+
 
 class Session:
     """One open socket: its record, language, viewer key, the version it was last sent, and a
@@ -101,6 +118,7 @@ class Session:
         self.lock = asyncio.Lock()
         self._pushed: Record | object | None = None
         self._wake = asyncio.Event()
+        self.side: Side | None = None
 
     # ---- sending (always under ``lock``: frames of two tasks never interleave) --------------
 
@@ -257,9 +275,12 @@ async def follow_and_listen(session: Session) -> None:
         if not await send_greeting(session):
             return
         follower = asyncio.create_task(session.follow())
+        session.side = await behaviour.side(session)
         try:
             await listen(session)
         finally:
+            if session.side is not None:
+                await session.side.close()
             follower.cancel()
             await asyncio.gather(follower, return_exceptions=True)
 
@@ -286,6 +307,11 @@ async def listen(session: Session) -> None:
         elif isinstance(message, Hello):
             if not await authenticate(session, message) or not await send_greeting(session):
                 return
+        elif isinstance(message, SideMessage):
+            if session.side is None:
+                await session.error("unknown_type")
+            else:
+                await session.side.answer(message)
         else:
             await session.change(message)
 

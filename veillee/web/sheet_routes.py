@@ -21,7 +21,7 @@ from veillee.tables import Refusal
 from veillee.tables.sheets import SCORER, Role, SheetService, sheet_view
 from veillee.web import i18n
 from veillee.web.live_protocol import AckOut, BadMessage, error_response
-from veillee.web.live_socket import REFUSED, serve
+from veillee.web.live_socket import REFUSED, Session, serve
 from veillee.web.pages import page_lang, render
 from veillee.web.sheet_protocol import (
     SHEET_CHANGES,
@@ -208,6 +208,9 @@ class SheetSocket:
 
     def greeted(self, record: Record) -> None:
         return None
+
+    async def side(self, session: Session) -> None:
+        return None  # a sheet has nothing beside it
 
 
 @router.websocket("/ws/sheets/{sheet_id}")

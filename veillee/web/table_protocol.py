@@ -15,7 +15,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from veillee.web.live_protocol import ClientId, Hello, In, Messages, Out, Ping, Version
+from veillee.web.live_protocol import (
+    ClientId,
+    Hello,
+    In,
+    Messages,
+    Out,
+    Ping,
+    SideMessage,
+    Version,
+)
 
 OptionValue = StrictInt | StrictBool | StrictFloat | Annotated[StrictStr, Field(max_length=20)]
 Options = Annotated[
@@ -53,13 +62,34 @@ class NewMatch(In):
     options: Options = Field(default_factory=dict)
 
 
-TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch)
+class ChatSay(SideMessage):
+    """Say ``text`` in the table's chat (a table of two or more people; see
+    :mod:`veillee.tables.chat`). Answered with ``ack`` (the table's version unmoved) or an
+    ``error``; the line itself comes to every seated socket, this one too, in a :class:`ChatOut`.
+    The text's length is judged once cleaned (``chat_too_long``), within the frame limit."""
+
+    type: Literal["chat"]
+    client_id: ClientId
+    text: str
+
+
+class ChatSync(SideMessage):
+    """The page shows the chat up to line ``after`` (0: none yet): the server sends the lines
+    after it, then every new line as it is said. Sent after every (re)connect."""
+
+    type: Literal["chat_sync"]
+    after: Version
+
+
+TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, ChatSay, ChatSync)
 """Everything a table page may send."""
 
+ClientMessage = Hello | Ping | Act | NextDeal | NewMatch | ChatSay | ChatSync
 
-def parse_client_message(text: str) -> Hello | Ping | Act | NextDeal | NewMatch:
+
+def parse_client_message(text: str) -> ClientMessage:
     """Validate one incoming text frame. Raises BadMessage."""
-    message: Hello | Ping | Act | NextDeal | NewMatch = TABLE_MESSAGES.parse(text)
+    message: ClientMessage = TABLE_MESSAGES.parse(text)
     return message
 
 
@@ -73,3 +103,21 @@ class StateOut(Out):
     seats: list[str]
     options: dict[str, Any]
     view: dict[str, Any]
+
+
+class ChatLineOut(Out):
+    """One chat line: its ``seq`` (1, 2, … in the order said), the ``seat`` that said it, the
+    ``text`` (cleaned; markup in it is text) and ``at``, when, in ISO 8601 UTC."""
+
+    seq: int
+    seat: int
+    text: str
+    at: str
+
+
+class ChatOut(Out):
+    """Chat lines for a seated socket, oldest first: a catch-up after ``chat_sync``, or the lines
+    just said."""
+
+    type: Literal["chat"] = "chat"
+    lines: list[ChatLineOut]

@@ -22,8 +22,9 @@ from veillee.games import names
 from veillee.store import Commit, Record
 from veillee.tables import Refusal, TableDoc, TableService, seat_view
 from veillee.web.live_protocol import BadMessage, error_response, json_object
-from veillee.web.live_socket import REFUSED, serve
+from veillee.web.live_socket import REFUSED, Session, serve
 from veillee.web.pages import playable, render, templates
+from veillee.web.table_chat import ChatSide
 from veillee.web.table_protocol import TABLE_MESSAGES, Act, NextDeal, Options, StateOut
 
 router = APIRouter()
@@ -165,6 +166,12 @@ class TableSocket:
         # After a server restart the computer seats wait for someone to come back.
         if TableDoc.from_data(record.data).computers:
             self.service.kick(record.id)
+
+    async def side(self, session: Session) -> ChatSide:
+        # Beside the table, its chat (veillee.web.table_chat): open to its people only.
+        chat = ChatSide(session.ws.app.state.chat, session)
+        await chat.start()
+        return chat
 
 
 @router.websocket("/ws/tables/{table_id}")
