@@ -28,6 +28,10 @@ export class LiveConnection {
    * onStatus(status): "online" (the first snapshot), "back" (the first snapshot after trouble),
    * "offline" (the browser is offline), "reconnecting", "lost" (the token was refused or the
    * record is gone: no more tries).
+   * Other parts of the page (a table's chat) share the connection: `on(type, handler)` hears the
+   * server's messages of another type, and "ready" (a socket's first snapshot, after every
+   * reconnect); `post(frame)` sends a frame that is no change; `send(change, answered)` hands
+   * the change's answer (ack or error) to `answered` instead of onAck/onError.
    * showsOwnChanges: the page shows its own changes before they are answered (the sheet's
    * pending rows), so a change it made on version v, waiting behind one of its own that the
    * server then stores as v + 1, was made on v + 1: its `version` moves on with it. (A change
@@ -41,6 +45,8 @@ export class LiveConnection {
     this.onStatus = onStatus || (() => {});
     this.version = null;
     this.queue = []; // changes not yet answered, oldest first; the first one is on the wire
+    this.answers = new Map(); // client id -> who hears that change's answer (see send)
+    this.listeners = new Map(); // message type (or "ready") -> handlers (see on)
     this.status = null;
     this.troubled = false; // trouble since the last snapshot
     this.retries = 0;
@@ -154,11 +160,15 @@ export class LiveConnection {
       if (first) this.tell(this.troubled ? "back" : "online");
       this.troubled = false;
       this.onSnapshot(message);
-      if (first) this.transmit(); // the change in flight when the socket went, if any
+      if (first) {
+        this.emit("ready", message);
+        this.transmit(); // the change in flight when the socket went, if any
+      }
     } else if (message.type === "ack") {
       if (this.showsOwnChanges && !message.duplicate) this.rebase(message.version);
+      const answered = this.answers.get(message.client_id);
       this.settle(message.client_id);
-      this.onAck(message);
+      (answered || this.onAck)(message);
     } else if (message.type === "error") {
       const head = this.queue[0];
       if (head && head.client_id === message.client_id && TRANSIENT.has(message.code)) {
@@ -168,9 +178,31 @@ export class LiveConnection {
         }, RETRY_MS);
         return;
       }
+      const answered = this.answers.get(message.client_id);
       if (message.client_id) this.settle(message.client_id);
-      this.onError(message);
+      (answered || this.onError)(message);
+    } else {
+      this.emit(message.type, message);
     }
+  }
+
+  /** Call `handler(message)` for each message of `type` from the server that is not the
+   * snapshot, an ack or an error; "ready": each socket's first snapshot. */
+  on(type, handler) {
+    if (!this.listeners.has(type)) this.listeners.set(type, []);
+    this.listeners.get(type).push(handler);
+  }
+
+  emit(type, message) {
+    for (const handler of this.listeners.get(type) || []) handler(message);
+  }
+
+  /** Send `frame` now if the socket is ready (a frame that is no change of the record, and
+   * that the page sends again on "ready" if need be); returns whether it went. */
+  post(frame) {
+    if (!this.ready || this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
   }
 
   /** One of this page's changes was stored as `version`: the changes waiting behind it that
@@ -186,6 +218,7 @@ export class LiveConnection {
     const at = this.queue.findIndex((change) => change.client_id === clientId);
     if (at < 0) return;
     this.queue.splice(at, 1);
+    this.answers.delete(clientId);
     if (at === 0) this.transmit();
   }
 
@@ -197,9 +230,11 @@ export class LiveConnection {
   }
 
   /** Send a change ({type, …}; a `client_id` is added unless it has one) after those not yet
-   * answered; returns its client id. */
-  send(change) {
+   * answered; returns its client id. `answered(message)`, if given, hears its ack or error
+   * in place of onAck / onError. */
+  send(change, answered) {
     const message = { ...change, client_id: change.client_id || newClientId() };
+    if (answered) this.answers.set(message.client_id, answered);
     this.queue.push(message);
     if (this.queue.length === 1) this.transmit();
     return message.client_id;

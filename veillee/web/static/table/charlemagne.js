@@ -6,6 +6,7 @@
 import { cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
+import { Chat, hasChat } from "./chat.js";
 import { Hand } from "./charlemagne/hand.js";
 import { showHandEnd } from "./charlemagne/hand_end.js";
 import { renderSeat } from "./charlemagne/seats.js";
@@ -25,6 +26,7 @@ let hand = null;
 let steps = null;
 let trick = null;
 let conn = null;
+let chat = null; // the table's chat, at a table of people (chat.js)
 let current = null; // the last StateOut
 let sending = false;
 let connectionDown = false;
@@ -319,7 +321,13 @@ async function main() {
     token,
     lang,
     snapshot: "state",
-    onSnapshot: render,
+    onSnapshot: (state) => {
+      if (!chat && hasChat(state)) {
+        const seatName = (seat) => words.seatLabel(current.view.deal, seat, state.seat);
+        chat = new Chat({ conn, t, lang, tableId, seat: state.seat, seatName });
+      }
+      render(state);
+    },
     onError: (error) => {
       sending = false;
       for (const card of $("hand").querySelectorAll(".lifted")) card.classList.remove("lifted");

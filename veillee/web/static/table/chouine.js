@@ -10,6 +10,7 @@
 import { cardBack, cardButton, cardImage, cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
+import { Chat, hasChat } from "./chat.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
 
@@ -23,6 +24,7 @@ const tokenKey = `veillee.seat.${tableId}`;
 let t = (key) => key;
 let current = null; // the last StateOut
 let conn = null;
+let chat = null; // the table's chat, at a table of people (chat.js)
 let sending = false;
 let gatherTimer = null;
 let shownTrickKey = null;
@@ -476,7 +478,12 @@ async function main() {
     token,
     lang,
     snapshot: "state",
-    onSnapshot: render,
+    onSnapshot: (state) => {
+      if (!chat && hasChat(state)) {
+        chat = new Chat({ conn, t, lang, tableId, seat: state.seat, seatName: () => t("chat.opponent") });
+      }
+      render(state);
+    },
     onError: (error) => {
       sending = false;
       if (current) root.dataset.state = current.view.deal.to_act === current.seat ? "my-turn" : "waiting";
