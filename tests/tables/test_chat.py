@@ -62,6 +62,7 @@ def test_control_and_bidi_characters_are_removed_and_line_breaks_become_spaces()
     assert clean_text("\u2066x\u2067y\u2068z\u2069") == "xyz"  # isolates
     assert clean_text("\u200eL\u200fR\u061cA\u202a\u202b\u202c") == "LRA"  # marks, embeddings
     assert clean_text("a\x00b\x07c\x1bd\x7fe\x9bf") == "abcdef"  # C0, DEL and C1 controls
+    assert clean_text("a\ud800b\udfffc") == "abc"  # lone surrogates: no text, no store holds them
     assert clean_text("one\ntwo\r\nthree\tfour\u2028five") == "one two  three four five"
     assert clean_text("  \t padded \n ") == "padded"
     # Markup is text: kept as written, as are emoji (their joiners too) and accents.

@@ -60,11 +60,11 @@ async def test_a_line_reaches_every_seat_as_text_and_the_version_stays(app: Fast
             line = (await receive(ws, "chat"))["lines"]
             assert [(x["seq"], x["seat"], x["text"]) for x in line] == [(1, 0, MARKUP)]
             assert set(line[0]) == {"seq", "seat", "text", "at"}
-        await say(ws1, "d1", "  a\u202eb\u2066c\x00d\nnext  ")
+        await say(ws1, "d1", "  a\u202eb\u2066c\x00d\ud800\nnext  ")
         await receive(ws1, "ack")
         assert texts(await receive(ws0, "chat")) == [(2, 1, "abcd next")]
         # Said again after a lost answer: acknowledged as a repeat, sent to nobody again.
-        await say(ws1, "d1", "  a\u202eb\u2066c\x00d\nnext  ")
+        await say(ws1, "d1", "  a\u202eb\u2066c\x00d\ud800\nnext  ")
         assert (await receive(ws1, "ack"))["duplicate"] is True
     assert (await app.state.tables.load(table_id)).version == state["version"]
     assert [line.seq for line in await app.state.chat.lines_since(table_id, 0)] == [1, 2]

@@ -57,9 +57,10 @@ them does not glue two words together."""
 
 def clean_text(text: str) -> str:
     """``text`` as a chat line: line breaks and tabs become spaces, every other control
-    character (Unicode category Cc) and every bidirectional formatting character
-    (:data:`BIDI_CONTROLS`) is removed, and spaces at either end are trimmed. Nothing else
-    changes: markup stays text (pages show it with ``textContent``).
+    character (Unicode category Cc), every bidirectional formatting character
+    (:data:`BIDI_CONTROLS`) and every lone surrogate (Cs: no character at all, which no store
+    can hold) is removed, and spaces at either end are trimmed. Nothing else changes: markup
+    stays text (pages show it with ``textContent``).
 
     >>> clean_text(" a\\u202eb\\x00c\\nd\\u2066 ")
     'abc d'
@@ -72,7 +73,7 @@ def clean_text(text: str) -> str:
     for char in text:
         if char in SPACES:
             kept.append(" ")
-        elif char in BIDI_CONTROLS or unicodedata.category(char) == "Cc":
+        elif char in BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Cs"):
             continue
         else:
             kept.append(char)
