@@ -27,7 +27,9 @@ IN_PROCESS = "http://t"
 
 def make_settings(tmp: Path) -> Settings:
     """Settings for an app under test: a private SQLite file, no pacing, served in process at
-    :data:`IN_PROCESS` (a server on a port: ``Settings.served_at``)."""
+    :data:`IN_PROCESS` (a server on a port: ``Settings.served_at``). Sockets may be silent for
+    two minutes: test clients do not ping as pages do (a loaded machine may keep one waiting);
+    the tests of silence set their own."""
     return Settings(
         data_dir=tmp,
         bot_delay_ms=0,
@@ -35,6 +37,7 @@ def make_settings(tmp: Path) -> Settings:
         redis_url=None,
         database_url=None,
         public_origins=[IN_PROCESS],
+        silence_timeout_s=120.0,
     )
 
 

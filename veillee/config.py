@@ -85,7 +85,9 @@ class Settings(BaseSettings):
     computer_table_idle_s: int = 2 * 3600
     """A computer table untouched this long is dropped."""
     shared_table_idle_s: int = 48 * 3600
-    """A shared table lives this long after its last move."""
+    """A shared table lives this long after its last move (once every seat is taken)."""
+    shared_table_fill_s: int = 15 * 60
+    """A shared table waits this long for its seats to be taken, then it is dropped."""
     sheet_idle_s: int = 365 * 24 * 3600
     """A score sheet lives this long after its last change."""
     sweep_interval_s: float = 60
@@ -98,6 +100,9 @@ class Settings(BaseSettings):
     """Rate limit per websocket connection (token bucket, burst of twice this)."""
     hello_timeout_s: float = 10.0
     """A live socket (table or sheet) that has not sent ``hello`` by then is closed."""
+    silence_timeout_s: float = 25.0
+    """A live socket that has sent nothing for this long (pages ping every 10 s) is closed: its
+    network is gone even if the socket looks open, and the others see that seat away."""
     max_frame_bytes: int = 64 * 1024
     """Largest websocket frame the transport reads at all (uvicorn's ``ws_max_size``): a larger
     one closes the socket (1009) before it is held in memory. Frames between

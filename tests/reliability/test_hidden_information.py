@@ -175,15 +175,16 @@ async def test_every_websocket_frame_respects_what_each_seat_may_see(
                         frames += 1
                         chat_frames += json.loads(text)["type"] == "chat"
                 m = game.match.from_json(record.data["match"])
-                if game.match.is_over(m):
-                    parties += 1
-                    if parties >= 12:
-                        break
-                    change: dict[str, Any] = {"type": "new_match", "options": {"best_of": 3}}
-                    seat = 0
-                elif game.match.deal_over(m):
-                    parties += 1
-                    change, seat = {"type": "next", "version": version}, 0
+                ready = record.data["ready"]
+                if game.match.deal_over(m):
+                    # Each seat says it is ready; the next partie (or, after the match, a new
+                    # match) comes with the second.
+                    if not ready:
+                        parties += 1
+                        if parties >= 12:
+                            break
+                    seat = next(s for s in (0, 1) if s not in ready)
+                    change: dict[str, Any] = {"type": "next", "version": version}
                 else:
                     seat = game.match.to_act(m)
                     observation = game.match.observation(m, seat)["deal"]

@@ -235,9 +235,11 @@ class Store:
         data: dict[str, Any],
         client_id: str | None = None,
         expires_at: datetime | None = None,
+        roles: dict[str, str] | None = None,
     ) -> Commit:
         """Write ``data`` as version ``expected_version + 1``, only if the record is still at
-        ``expected_version`` (optimistic concurrency).
+        ``expected_version`` (optimistic concurrency). ``roles``: token hashes to attach with
+        their roles in the same transaction (a seat taken and its token: both or neither).
 
         A ``client_id`` already applied to this record is not applied again: the result is the
         record as it stands, with ``duplicate=True``. Raises VersionConflict if another change got
@@ -293,6 +295,12 @@ class Store:
                                 record_id=record_id,
                                 client_id=client_id,
                                 version=expected_version + 1,
+                            )
+                        )
+                    for digest, role in (roles or {}).items():
+                        await conn.execute(
+                            tokens.insert().values(
+                                token_hash=digest, record_id=record_id, role=role
                             )
                         )
                 return Commit(

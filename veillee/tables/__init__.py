@@ -2,7 +2,7 @@
 (seats and seat tokens, moves, computer seats, lifetimes) and score sheets (``sheets``)."""
 
 from veillee.tables.live import Fanout, LiveRecords, Refusal, sweep_forever
-from veillee.tables.service import SeatGrant, TableService, seat_view
+from veillee.tables.service import SeatGrant, TableService, seat_summary, seat_view
 from veillee.tables.table import COMPUTER, HUMAN, KIND, TableDoc
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "SeatGrant",
     "TableDoc",
     "TableService",
+    "seat_summary",
     "seat_view",
     "sweep_forever",
 ]

@@ -183,6 +183,7 @@ class LiveRecords:
         client_id: str | None = None,
         version: int | None = None,
         record: Record | None = None,
+        tokens: dict[str, str] | None = None,
     ) -> Commit:
         """Write ``change`` of the record, announce it, and return the record as stored.
 
@@ -192,6 +193,9 @@ class LiveRecords:
         (``version_conflict``). Without a version a change that loses a race is judged again on
         the new record, up to :data:`RACE_RETRIES` times (then ``busy``). ``record``: the
         record as the caller has it, to save a load (a stale one only costs a retry).
+        ``tokens``: token -> role to give with this change, in the same write (stored hashed).
+        A change that returns the document unchanged writes nothing: the record as it stands is
+        returned (``duplicate=False``), at its version.
 
         Raises Refusal: the kind's gone code, ``version_conflict``, ``busy``, or what ``change``
         raises."""
@@ -205,6 +209,9 @@ class LiveRecords:
             if version is not None and version != record.version:
                 raise Refusal("version_conflict")
             data = change(record)
+            if data == record.data and not tokens:
+                # Nothing to write (a seat saying again that it is ready): no new version.
+                return Commit(record, duplicate=False)
             try:
                 done = await self.store.commit(
                     record_id,
@@ -212,6 +219,7 @@ class LiveRecords:
                     data,
                     client_id=client_id,
                     expires_at=self._expiry(data),
+                    roles={token_hash(t): role for t, role in (tokens or {}).items()},
                 )
             except NotFound:
                 raise Refusal(self.gone) from None

@@ -61,10 +61,17 @@ def new_match(game: Game, rng: random.Random, options: Mapping[str, int]) -> Any
     return game.match.new_match(rng, options)
 
 
+JOIN_RETRIES = 5
+"""How often taking a seat is tried again after another change won the race for the table."""
+
+
 def seat_view(record: Record, seat: int) -> dict[str, Any]:
     """What ``seat`` is sent about the table in ``record``: ``{"version", "seat", "game",
-    "seats", "options", "view"}`` where ``view`` is ``match.view(m, seat)`` and nothing else of
-    the match (the deck order stays on the server)."""
+    "seats", "options", "seated", "ready", "shared", "expires_at", "view"}`` where ``view`` is
+    ``match.view(m, seat)`` and nothing else of the match (the deck order stays on the server);
+    ``seated`` says per seat whether someone sits there, ``ready`` which seats asked for the
+    next deal, ``expires_at`` when the table is dropped unless something happens (ISO 8601,
+    UTC)."""
     doc = TableDoc.from_data(record.data)
     match = find(doc.game).match
     return {
@@ -73,7 +80,30 @@ def seat_view(record: Record, seat: int) -> dict[str, Any]:
         "game": doc.game,
         "seats": list(doc.seats),
         "options": dict(doc.options),
+        "seated": list(doc.seated),
+        "ready": list(doc.ready),
+        "shared": doc.shared,
+        "expires_at": record.expires_at.isoformat() if record.expires_at else None,
         "view": match.view(match.from_json(doc.match), seat),
+    }
+
+
+def seat_summary(record: Record, seat: int) -> dict[str, Any]:
+    """What the resume list shows ``seat`` of its table: ``{"table_id", "game", "url", "seat",
+    "seats", "seated", "ready", "expires_at", "match", "to_act"}``: the match's public part
+    (``view["match"]``: score, length, results) and whose turn it is, never a card."""
+    full = seat_view(record, seat)
+    return {
+        "table_id": record.id,
+        "game": full["game"],
+        "url": f"/{full['game']}/table/{record.id}",
+        "seat": seat,
+        "seats": full["seats"],
+        "seated": full["seated"],
+        "ready": full["ready"],
+        "expires_at": full["expires_at"],
+        "match": full["view"]["match"],
+        "to_act": full["view"]["deal"].get("to_act"),
     }
 
 
@@ -176,6 +206,81 @@ class TableService:
         )
         return grants[0]
 
+    async def create_shared_table(
+        self, game: str, options: Mapping[str, object] | None = None
+    ) -> SeatGrant:
+        """A table of people only: the maker sits at seat 0, every other seat waits for someone
+        to open the table's link (:meth:`join`). It waits ``shared_table_fill_s`` for them,
+        then ``shared_table_idle_s`` after each move. Raises as :meth:`create_table`."""
+        seats = find(game).info.seats
+        found = find(game)
+        full = table_options(found, options or {})
+        doc = TableDoc(
+            game,
+            full,
+            (HUMAN,) * seats,
+            found.match.to_json(new_match(found, self._rng(), full)),
+            open=tuple(range(1, seats)),
+        )
+        token = secrets.token_urlsafe(24)
+        record = await self.live.create(
+            doc.to_data(), {token: "seat:0"}, record_id=self._record_id()
+        )
+        return SeatGrant(record.id, 0, token)
+
+    async def join(self, table_id: str) -> SeatGrant:
+        """Take the lowest open seat of a shared table and return its new token (stored hashed
+        in the same write that marks the seat taken: of two people racing for the last seat
+        exactly one sits). The table moves on one version, so the seats already taken see it.
+        Raises Refusal: ``table_gone``, ``not_shared`` (a table with a computer seat: nobody
+        joins it), ``table_full``, ``busy``."""
+        for _ in range(JOIN_RETRIES):
+            record = await self.load(table_id)
+            doc = TableDoc.from_data(record.data)
+            if not doc.shared:
+                raise Refusal("not_shared")
+            if not doc.open:
+                raise Refusal("table_full")
+            seat = doc.open[0]
+            seated = replace(doc, open=doc.open[1:]).to_data()
+            token = secrets.token_urlsafe(24)
+            try:
+                await self.live.commit(
+                    table_id,
+                    lambda _, data=seated: data,  # type: ignore[misc]
+                    version=record.version,
+                    record=record,
+                    tokens={token: f"seat:{seat}"},
+                )
+            except Refusal as exc:
+                if exc.reason != "version_conflict":
+                    raise
+                continue
+            return SeatGrant(table_id, seat, token)
+        raise Refusal("busy")
+
+    async def summaries(
+        self, seats: list[tuple[str, str]]
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        """The resume list: for each ``(table_id, token)`` pair that opens a seat, that seat's
+        :func:`seat_summary`; the other tables' ids (gone, swept, or never this token's) in the
+        second list. Answers only for the tokens given."""
+        found: list[dict[str, Any]] = []
+        gone: list[str] = []
+        for table_id, token in seats:
+            seat = await self.seat_of(table_id, token)
+            record = None
+            if seat is not None:
+                try:
+                    record = await self.load(table_id)
+                except Refusal:
+                    record = None
+            if record is None or seat is None:
+                gone.append(table_id)
+            else:
+                found.append(seat_summary(record, seat))
+        return found, gone
+
     async def seat_of(self, table_id: str, token: str) -> int | None:
         """The seat that ``token`` holds at ``table_id``, or None (unknown token, other table)."""
         role = await self.live.role(table_id, token)
@@ -200,6 +305,8 @@ class TableService:
         (``match.why_illegal``); nothing changes then."""
 
         def play(game: Game, doc: TableDoc) -> TableDoc:
+            if doc.open:
+                raise Refusal("table_not_full")
             try:
                 action = game.engine.Action.parse(text)
             except ValueError:
@@ -218,11 +325,25 @@ class TableService:
     async def next_deal(
         self, table_id: str, seat: int, client_id: str, version: int | None = None
     ) -> Commit:
-        """Deal the next partie/hand once the current one is over (any seated person may ask).
-        Raises Refusal("deal_not_over" | "match_over")."""
+        """``seat`` is ready for what follows the deal that is over: the next partie/hand, or
+        once the match is over a new match with the same options. It comes once every seated
+        person has asked (a computer seat needs no asking); until then the table records who has
+        (``ready``), so each seat sees who is waiting for whom. Asking again changes nothing;
+        however the asks race, exactly one deal follows. Raises Refusal("deal_not_over")."""
 
         def deal(game: Game, doc: TableDoc) -> TableDoc:
-            return _advanced(game, doc, lambda m: game.match.next_deal(m, self._rng()))
+            m = game.match.from_json(doc.match)
+            if not game.match.deal_over(m):
+                raise Refusal("deal_not_over")
+            ready = tuple(sorted({*doc.ready, seat}))
+            if any(s not in ready for s in doc.humans):
+                return replace(doc, ready=ready)
+            if game.match.is_over(m):
+                m2 = new_match(game, self._rng(), doc.options)
+                return replace(doc, ready=(), match=game.match.to_json(m2))
+            return replace(
+                _advanced(game, doc, lambda m: game.match.next_deal(m, self._rng())), ready=()
+            )
 
         return await self._change(table_id, deal, client_id, version)
 
@@ -240,6 +361,9 @@ class TableService:
         chosen = dict(options or {})
 
         def restart(game: Game, doc: TableDoc) -> TableDoc:
+            if len(doc.humans) > 1:
+                # Nobody throws a match away for the others: a new match is agreed (``next``).
+                raise Refusal("restart_shared")
             table_options(game, chosen)  # refuses what the game does not offer
             full = {**doc.options, **chosen}
             m = new_match(game, self._rng(), full)
@@ -341,6 +465,8 @@ class TableService:
         doc = TableDoc.from_data(data)
         if doc.computers:
             return timedelta(seconds=self.settings.computer_table_idle_s)
+        if doc.open:
+            return timedelta(seconds=self.settings.shared_table_fill_s)
         return timedelta(seconds=self.settings.shared_table_idle_s)
 
     async def sweep(self) -> list[str]:

@@ -3,15 +3,21 @@
 A table record (store kind ``"table"``) holds this JSON document::
 
     {"game": <registry name>, "options": <GameInfo.table_options(...)>,
-     "seats": ["human", "computer"], "match": <match.to_json(m)>}
+     "seats": ["human", "computer"], "open": [], "ready": [], "match": <match.to_json(m)>}
 
-Seats are ``"human"`` (someone holds the seat token) or ``"computer"`` (the table service plays
-it with the game's computer player). The match JSON holds the full state, deck order included, so
-it never leaves the server: a seat is sent only ``match.view(m, seat)``.
+Seats are ``"human"`` (someone holds, or will hold, the seat token) or ``"computer"`` (the table
+service plays it with the game's computer player). ``open`` lists the human seats of a shared
+table that nobody has taken yet (the link gives them out, lowest first); ``ready`` the seats that
+have asked for the next deal since the current one ended (it is dealt once every seated person
+has). The match JSON holds the full state, deck order included, so it never leaves the server: a
+seat is sent only ``match.view(m, seat)``.
 
 >>> doc = TableDoc("demo", {"best_of": 5}, ("human", "computer"), {"m": 1})
 >>> TableDoc.from_data(doc.to_data()) == doc
 True
+>>> shared = TableDoc("demo", {}, ("human", "human"), {"m": 1}, open=(1,))
+>>> shared.shared, shared.seated, TableDoc.from_data(shared.to_data()) == shared
+(True, (True, False), True)
 """
 
 from __future__ import annotations
@@ -29,12 +35,15 @@ COMPUTER = "computer"
 @dataclass(frozen=True)
 class TableDoc:
     """A table's document: ``seats[i]`` is ``"human"`` or ``"computer"``; ``match`` is the
-    game's ``match.to_json`` value."""
+    game's ``match.to_json`` value; ``open`` the human seats not taken yet; ``ready`` the seats
+    waiting for the next deal."""
 
     game: str
     options: dict[str, Any]
     seats: tuple[str, ...]
     match: dict[str, Any]
+    open: tuple[int, ...] = ()
+    ready: tuple[int, ...] = ()
 
     def to_data(self) -> dict[str, Any]:
         """The JSON document stored in the record."""
@@ -42,25 +51,40 @@ class TableDoc:
             "game": self.game,
             "options": dict(self.options),
             "seats": list(self.seats),
+            "open": list(self.open),
+            "ready": list(self.ready),
             "match": self.match,
         }
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> TableDoc:
-        """Read a stored document (raises KeyError if a field is missing)."""
+        """Read a stored document (raises KeyError if a field is missing; ``open`` and
+        ``ready`` are empty in documents written before they existed)."""
         return cls(
             game=str(data["game"]),
             options=dict(data["options"]),
             seats=tuple(str(s) for s in data["seats"]),
             match=dict(data["match"]),
+            open=tuple(int(s) for s in data.get("open", ())),
+            ready=tuple(int(s) for s in data.get("ready", ())),
         )
 
     @property
     def humans(self) -> tuple[int, ...]:
-        """Seats held by people."""
+        """Seats held by people (taken or still open)."""
         return tuple(i for i, kind in enumerate(self.seats) if kind == HUMAN)
 
     @property
     def computers(self) -> tuple[int, ...]:
         """Seats played by the table service."""
         return tuple(i for i, kind in enumerate(self.seats) if kind == COMPUTER)
+
+    @property
+    def shared(self) -> bool:
+        """A table of people only, sat at through its link (no computer seat)."""
+        return not self.computers and len(self.humans) > 1
+
+    @property
+    def seated(self) -> tuple[bool, ...]:
+        """Per seat: someone sits there (a computer seat always does)."""
+        return tuple(i not in self.open for i in range(len(self.seats)))

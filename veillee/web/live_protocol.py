@@ -103,6 +103,15 @@ class PongOut(Out):
     type: Literal["pong"] = "pong"
 
 
+class PresenceOut(Out):
+    """Who is at the record now: the viewer keys (a table's seats) with a socket open that has
+    been heard from within ``silence_timeout_s``. Sent after the first snapshot and whenever it
+    changes, on records whose kind shows presence (tables of several people)."""
+
+    type: Literal["presence"] = "presence"
+    here: list[Any]
+
+
 class BadMessage(Exception):
     """A message that is not one of ours; ``reason`` is ``"bad_json"``, ``"unknown_type"``,
     ``"bad_message"`` or ``"message_too_large"``."""

@@ -9,7 +9,15 @@ view a key (seat, role) is sent, and how a change is applied.
 
 Every frame out is one of ``live_protocol``'s (or the kind's snapshot); every refusal is an
 :class:`~veillee.web.live_protocol.ErrorOut` with the reason in the player's language. Close
-codes: 1008 foreign Origin, 4403 token refused, 4404 record gone, 4408 no hello in time.
+codes: 1008 foreign Origin, 4403 token refused, 4404 record gone, 4408 no hello in time, or
+nothing heard for ``silence_timeout_s`` (pages ping every 10 s: a silent socket's network is
+gone).
+
+Presence: :class:`Presence` knows which viewer keys have a socket open on each record in this
+process; on a record whose kind shows it (``Behaviour.shows_presence``) each socket is sent
+:class:`~veillee.web.live_protocol.PresenceOut` after its first snapshot and whenever it changes,
+so a seat sees another go away (its page closed, or its network silent past the timeout) and
+come back.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import weakref
 from collections.abc import Hashable
 from typing import Any, Protocol
 
@@ -38,6 +47,7 @@ from veillee.web.live_protocol import (
     Messages,
     Ping,
     PongOut,
+    PresenceOut,
     SideMessage,
     error_out,
 )
@@ -65,7 +75,7 @@ class Behaviour(Protocol):
 
     def area(self, record: Record | None) -> str:
         """Catalog prefix of the reason strings for ``record`` (see :func:`i18n.reason`), e.g.
-        ``"scores."`` or a table's game (``"charlemagne."``); ``record`` is None before the
+        ``"scores."`` or a table's game (``"<game>."``); ``record`` is None before the
         socket's hello is accepted."""
 
     async def authenticate(self, record_id: str, token: str) -> Hashable | None:
@@ -81,6 +91,9 @@ class Behaviour(Protocol):
     def greeted(self, record: Record) -> None:
         """Called with the record as sent after each accepted hello (a table wakes its computer
         seats)."""
+
+    def shows_presence(self, record: Record) -> bool:
+        """Whether the sockets of ``record`` are told who else is there (:class:`PresenceOut`)."""
 
     async def side(self, session: Session) -> Side | None:
         """What ``session`` is served beside its record once greeted (a table's chat), or
@@ -118,6 +131,8 @@ class Session:
         self.lock = asyncio.Lock()
         self._pushed: Record | object | None = None
         self._wake = asyncio.Event()
+        self.shows_presence = False
+        self._presence: list[Any] | None = None
         self.side: Side | None = None
 
     # ---- sending (always under ``lock``: frames of two tasks never interleave) --------------
@@ -173,7 +188,8 @@ class Session:
                     duplicate=done.duplicate,
                 )
                 await self.ws.send_text(ack.model_dump_json())
-                await self._snapshot(done.record, force=done.duplicate)
+                # Forced: a repeat, or a change that needed no write, still shows the record.
+                await self._snapshot(done.record, force=True)
                 return
         await self.error(reason, message.client_id)
         if reason != records.gone:
@@ -187,6 +203,12 @@ class Session:
         """A newer version of the record, or ``None`` once it is deleted (Watcher)."""
         self._pushed = GONE if record is None else record
         self._wake.set()
+
+    def push_presence(self, here: list[Any]) -> None:
+        """Who is at the record now (:class:`Presence`); sent by :meth:`follow`."""
+        if self.shows_presence:
+            self._presence = here
+            self._wake.set()
 
     async def follow(self) -> None:
         """Send each version the fan-out pushes (the newest only, if several came at once);
@@ -202,8 +224,55 @@ class Session:
                 if isinstance(pushed, Record):
                     async with self.lock:
                         await self._snapshot(pushed)
+                here, self._presence = self._presence, None
+                if here is not None:
+                    await self.send(PresenceOut(here=here))
         except CLOSED:
             return  # the page has gone; the receiving side ends the session
+
+
+class Presence:
+    """The sessions open on each record of one kind in this process, by record id: who is there
+    (their viewer keys), told to each of them whenever it changes."""
+
+    def __init__(self) -> None:
+        self._sessions: dict[str, set[Session]] = {}
+
+    def here(self, record_id: str) -> list[Any]:
+        """The viewer keys with a session open on ``record_id``, sorted, each once."""
+        keys = {s.key for s in self._sessions.get(record_id, ())}
+        return sorted(keys, key=repr)
+
+    def enter(self, session: Session) -> None:
+        """``session`` is at its record (authenticated and sent its first snapshot)."""
+        self._sessions.setdefault(session.record_id, set()).add(session)
+        self._tell(session.record_id)
+
+    def leave(self, session: Session) -> None:
+        """``session`` has gone."""
+        sessions = self._sessions.get(session.record_id)
+        if sessions is None or session not in sessions:
+            return
+        sessions.discard(session)
+        if not sessions:
+            del self._sessions[session.record_id]
+        self._tell(session.record_id)
+
+    def _tell(self, record_id: str) -> None:
+        here = self.here(record_id)
+        for session in self._sessions.get(record_id, ()):
+            session.push_presence(here)
+
+
+_PRESENCE: weakref.WeakKeyDictionary[LiveRecords, Presence] = weakref.WeakKeyDictionary()
+
+
+def presence(records: LiveRecords) -> Presence:
+    """The :class:`Presence` of ``records``' kind in this process."""
+    found = _PRESENCE.get(records)
+    if found is None:
+        found = _PRESENCE[records] = Presence()
+    return found
 
 
 async def serve(ws: WebSocket, behaviour: Behaviour, record_id: str) -> None:
@@ -271,14 +340,17 @@ async def follow_and_listen(session: Session) -> None:
     """Follow the record (fan-out), send it as it is now, and answer frames until the page goes.
     The record is watched before it is read, so no version can slip between the two."""
     behaviour = session.behaviour
+    at = presence(behaviour.records)
     async with behaviour.records.fanout.watch(session.record_id, session):
         if not await send_greeting(session):
             return
         follower = asyncio.create_task(session.follow())
+        at.enter(session)
         session.side = await behaviour.side(session)
         try:
             await listen(session)
         finally:
+            at.leave(session)
             if session.side is not None:
                 await session.side.close()
             follower.cancel()
@@ -293,13 +365,21 @@ async def send_greeting(session: Session) -> bool:
         await session.refuse(gone.reason, 4404)
         return False
     session.behaviour.greeted(record)
+    session.shows_presence = session.behaviour.shows_presence(record)
     return True
 
 
 async def listen(session: Session) -> None:
-    """Answer every frame until the page goes."""
+    """Answer every frame until the page goes, or has been silent for ``silence_timeout_s``
+    (closed with ``silent``, 4408: its page reconnects if it is still there)."""
     while True:
-        message = await next_message(session)
+        try:
+            message = await next_message(
+                session, time.monotonic() + session.settings.silence_timeout_s
+            )
+        except TimeoutError:
+            await session.refuse("silent", 4408)
+            return
         if message is None:
             return
         if isinstance(message, Ping):

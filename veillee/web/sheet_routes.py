@@ -209,6 +209,9 @@ class SheetSocket:
     def greeted(self, record: Record) -> None:
         return None
 
+    def shows_presence(self, record: Record) -> bool:
+        return False
+
     async def side(self, session: Session) -> None:
         return None  # a sheet has nothing beside it
 

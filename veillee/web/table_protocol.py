@@ -46,7 +46,8 @@ class Act(In):
 
 
 class NextDeal(In):
-    """Deal the next partie once the count has been shown."""
+    """Ready for the next partie once the count has been shown (or for a new match once the
+    match is over): it is dealt once every seated person has said so."""
 
     type: Literal["next"]
     client_id: ClientId
@@ -94,7 +95,8 @@ def parse_client_message(text: str) -> ClientMessage:
 
 
 class StateOut(Out):
-    """The table as this seat may see it: ``view`` is ``match.view(m, seat)``, nothing more."""
+    """The table as this seat may see it: ``view`` is ``match.view(m, seat)``, nothing more;
+    ``seated``/``ready``/``shared``/``expires_at`` as :func:`veillee.tables.seat_view` says."""
 
     type: Literal["state"] = "state"
     version: int
@@ -102,6 +104,10 @@ class StateOut(Out):
     game: str
     seats: list[str]
     options: dict[str, Any]
+    seated: list[bool]
+    ready: list[int]
+    shared: bool
+    expires_at: str | None
     view: dict[str, Any]
 
 

@@ -1,8 +1,11 @@
 """The game pages, the table API and the table websocket, for every game of the registry.
 
 ``GET /{game}`` is the game's page (``<game>.html``; "coming soon" until the game has a table
-page, ``<game>_table.html``); ``GET /{game}/table/{id}`` is a table. ``POST /api/tables`` makes a
-computer table and returns the seat token once; the page keeps it in sessionStorage.
+page, ``<game>_table.html``); ``GET /{game}/table/{id}`` is a table (and, for a shared table, the
+link that is sent to friends). ``POST /api/tables`` makes a computer table, or a shared one, and
+returns the seat token once; the page keeps it in sessionStorage (computer) or localStorage
+(shared). ``POST /api/tables/{id}/seats`` takes a shared table's next open seat;
+``POST /api/tables/resume`` answers the resume list for the seat tokens it is shown.
 ``/ws/tables/{id}`` is a live socket (:mod:`veillee.web.live_socket`) carrying the messages of
 :mod:`veillee.web.table_protocol`; the table service decides.
 
@@ -16,12 +19,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
 from prometheus_client import Counter
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from veillee.games import names
 from veillee.store import Commit, Record
-from veillee.tables import Refusal, TableDoc, TableService, seat_view
-from veillee.web.live_protocol import BadMessage, error_response, json_object
+from veillee.tables import Refusal, SeatGrant, TableDoc, TableService, seat_view
+from veillee.web.live_protocol import BadMessage, Token, error_response, json_object
 from veillee.web.live_socket import REFUSED, Session, serve
 from veillee.web.pages import playable, render, templates
 from veillee.web.table_chat import ChatSide
@@ -30,6 +33,12 @@ from veillee.web.table_protocol import TABLE_MESSAGES, Act, NextDeal, Options, S
 router = APIRouter()
 
 TABLES_MADE = Counter("veillee_tables_made_total", "Computer tables made", ["game"])
+SHARED_TABLES_MADE = Counter(
+    "veillee_shared_tables_made_total", "Shared tables made (people only)", ["game"]
+)
+SEATS_TAKEN = Counter("veillee_seats_taken_total", "Seats taken at shared tables", ["game"])
+RESUME_MAX = 40
+"""Most seats one resume request may ask about."""
 
 
 def _service(app: Any) -> TableService:
@@ -72,11 +81,14 @@ async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse
 
 
 class CreateTable(BaseModel):
-    """Body of ``POST /api/tables``: the game, and table options such as ``{"best_of": 3}``."""
+    """Body of ``POST /api/tables``: the game, table options such as ``{"best_of": 3}``, and
+    ``shared`` (a table for people only, sat at through its link; default: against the
+    computer)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     game: Annotated[str, Field(max_length=32)]
     options: Options = Field(default_factory=dict)
+    shared: StrictBool = False
 
 
 class CreatedTable(BaseModel):
@@ -111,22 +123,89 @@ def parse_create_table(raw: bytes) -> CreateTable:
 
 @router.post("/api/tables", status_code=201, response_model=CreatedTable)
 async def create_table(request: Request) -> CreatedTable | JSONResponse:
-    """Make a computer table (a person at seat 0, the computer elsewhere). A refusal is the one
-    error shape (``live_protocol.ErrorOut``): 400 ``bad_message``, 404 ``unknown_game`` or
-    ``game_not_available``, 413 ``message_too_large``, 422 ``bad_options``."""
+    """Make a computer table (a person at seat 0, the computer elsewhere) or, with ``shared``,
+    a table of people (its maker at seat 0, the other seats for whoever opens its link first).
+    A refusal is the one error shape (``live_protocol.ErrorOut``): 400 ``bad_message``, 404
+    ``unknown_game`` or ``game_not_available``, 413 ``message_too_large``, 422
+    ``bad_options``."""
+    service = _service(request.app)
     try:
         body = parse_create_table(await request.body())  # never past guards.BodyLimit
-        grant = await _service(request.app).create_computer_table(body.game, body.options)
+        if body.shared:
+            grant = await service.create_shared_table(body.game, body.options)
+        else:
+            grant = await service.create_computer_table(body.game, body.options)
     except (BadMessage, Refusal) as refused:
         REFUSED.labels(TableSocket.name, refused.reason).inc()
         return error_response(request, refused.reason)
-    TABLES_MADE.labels(body.game).inc()
+    (SHARED_TABLES_MADE if body.shared else TABLES_MADE).labels(body.game).inc()
+    return _created(body.game, grant)
+
+
+def _created(game: str, grant: SeatGrant) -> CreatedTable:
     return CreatedTable(
         table_id=grant.table_id,
         seat=grant.seat,
         token=grant.token,
-        url=f"/{body.game}/table/{grant.table_id}",
+        url=f"/{game}/table/{grant.table_id}",
     )
+
+
+@router.post("/api/tables/{table_id}/seats", status_code=201, response_model=CreatedTable)
+async def take_seat(request: Request, table_id: str) -> CreatedTable | JSONResponse:
+    """Take the next open seat of a shared table (whoever opens its link first): its token, sent
+    this once. Refusals: 404 ``table_gone``, 409 ``table_full`` (every seat is taken), 409
+    ``not_shared`` (a table against the computer), 503 ``busy``."""
+    service = _service(request.app)
+    try:
+        grant = await service.join(table_id)
+        game = TableDoc.from_data((await service.load(table_id)).data).game
+    except Refusal as refused:
+        REFUSED.labels(TableSocket.name, refused.reason).inc()
+        return error_response(request, refused.reason)
+    SEATS_TAKEN.labels(game).inc()
+    return _created(game, grant)
+
+
+class HeldSeat(BaseModel):
+    """One seat a browser holds: the table and the seat token it keeps for it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    table_id: Annotated[str, Field(max_length=64)]
+    token: Token
+
+
+class ResumeRequest(BaseModel):
+    """Body of ``POST /api/tables/resume``: the seats this browser holds (at most
+    :data:`RESUME_MAX`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seats: Annotated[list[HeldSeat], Field(max_length=RESUME_MAX)]
+
+
+class ResumeList(BaseModel):
+    """Answer of ``POST /api/tables/resume``: ``tables`` the summaries
+    (:func:`veillee.tables.seat_summary`) of the seats whose token still opens them, in the
+    order asked; ``gone`` the ids of the others (expired, swept, or not that token's)."""
+
+    tables: list[dict[str, Any]]
+    gone: list[str]
+
+
+@router.post("/api/tables/resume", response_model=ResumeList)
+async def resume(request: Request) -> ResumeList | JSONResponse:
+    """The resume list: answers only for the tokens it is shown (never lists a table by any
+    other means). Refusals: 400 ``bad_json`` / ``bad_message``, 413 ``message_too_large``."""
+    try:
+        body = ResumeRequest.model_validate(json_object(await request.body()))
+    except BadMessage as refused:
+        return error_response(request, refused.reason)
+    except ValidationError:
+        return error_response(request, "bad_message")
+    found, gone = await _service(request.app).summaries(
+        [(held.table_id, held.token) for held in body.seats]
+    )
+    return ResumeList(tables=found, gone=gone)
 
 
 # ---- the websocket --------------------------------------------------------------------------
@@ -144,7 +223,7 @@ class TableSocket:
         self.records = service.live
 
     def area(self, record: Record | None) -> str:
-        # A game's own reasons ("charlemagne.reason.…") before the site's ("reason.…").
+        # A game's own reasons ("<game>.reason.…") before the site's ("reason.…").
         return "" if record is None else f"{TableDoc.from_data(record.data).game}."
 
     async def authenticate(self, table_id: str, token: str) -> int | None:
@@ -166,6 +245,10 @@ class TableSocket:
         # After a server restart the computer seats wait for someone to come back.
         if TableDoc.from_data(record.data).computers:
             self.service.kick(record.id)
+
+    def shows_presence(self, record: Record) -> bool:
+        # A person at a table with other people sees whether they are there.
+        return len(TableDoc.from_data(record.data).humans) > 1
 
     async def side(self, session: Session) -> ChatSide:
         # Beside the table, its chat (veillee.web.table_chat): open to its people only.

@@ -1,0 +1,193 @@
+"""A shared table over HTTP and its socket, in process: making it, the link's seats (the next
+opener is told the table is full), the host's page updated the moment the friend sits, presence
+(away when the page closes or falls silent), the ready handshake and the resume request."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from httpx_ws import AsyncWebSocketSession, aconnect_ws
+
+from tests.web.sockets import client, new_table, receive, refusals
+from tests.web.test_table_api import refusal
+from veillee.games import find
+
+GAME = find("chouine")
+
+
+async def new_shared(c: httpx.AsyncClient, **options: int) -> dict[str, Any]:
+    r = await c.post("/api/tables", json={"game": "chouine", "options": options, "shared": True})
+    assert r.status_code == 201
+    made: dict[str, Any] = r.json()
+    return made
+
+
+async def hello(ws: AsyncWebSocketSession, token: str) -> None:
+    await ws.send_text(json.dumps({"type": "hello", "token": token, "version": None}))
+
+
+async def test_the_link_gives_the_other_seat_once_and_says_full_after(app: FastAPI) -> None:
+    async with client(app) as c:
+        host = await new_shared(c, best_of=3)
+        assert host["seat"] == 0 and host["url"] == f"/chouine/table/{host['table_id']}"
+        joined = await c.post(f"/api/tables/{host['table_id']}/seats")
+        assert joined.status_code == 201
+        friend = joined.json()
+        assert friend["seat"] == 1 and friend["table_id"] == host["table_id"]
+        assert friend["url"] == host["url"] and friend["token"] != host["token"]
+        assert refusal(await c.post(f"/api/tables/{host['table_id']}/seats")) == (
+            409,
+            "table_full",
+        )
+        computer = await new_table(c)
+        assert refusal(await c.post(f"/api/tables/{computer['table_id']}/seats")) == (
+            409,
+            "not_shared",
+        )
+        assert refusal(await c.post("/api/tables/nosuchtable/seats")) == (404, "table_gone")
+        bad = await c.post("/api/tables", json={"game": "chouine", "options": {}, "shared": "yes"})
+        assert refusal(bad) == (400, "bad_message")
+
+
+async def test_the_host_sees_the_friend_sit_and_come_and_go(app: FastAPI) -> None:
+    async with client(app) as c:
+        host = await new_shared(c)
+        path = f"/ws/tables/{host['table_id']}"
+        async with aconnect_ws(path, c) as ws0:
+            await hello(ws0, host["token"])
+            state = await receive(ws0, "state")
+            assert state["seated"] == [True, False] and state["shared"] is True
+            assert state["expires_at"] is not None
+            assert (await receive(ws0, "presence"))["here"] == [0]
+            # Nobody may play before the friend sits.
+            deal = state["view"]["deal"]
+            if deal["to_act"] == 0:
+                await ws0.send_text(
+                    json.dumps({"type": "act", "client_id": "early", "action": deal["legal"][0]})
+                )
+                assert (await receive(ws0, "error"))["code"] == "table_not_full"
+            friend = (await c.post(f"/api/tables/{host['table_id']}/seats")).json()
+            while (sat := await receive(ws0, "state"))["version"] == 0:
+                pass  # the table as it stood, sent again after the refusal
+            assert sat["seated"] == [True, True] and sat["version"] == 1
+            async with aconnect_ws(path, c) as ws1:
+                await hello(ws1, friend["token"])
+                mine = await receive(ws1, "state")
+                assert mine["seat"] == 1 and mine["seated"] == [True, True]
+                assert (await receive(ws1, "presence"))["here"] == [0, 1]
+                assert (await receive(ws0, "presence"))["here"] == [0, 1]
+            assert (await receive(ws0, "presence"))["here"] == [0]
+
+
+async def test_a_silent_seat_is_closed_and_shown_away(app: FastAPI) -> None:
+    app.state.settings.silence_timeout_s = 0.6
+    async with client(app) as c:
+        host = await new_shared(c)
+        friend = (await c.post(f"/api/tables/{host['table_id']}/seats")).json()
+        path = f"/ws/tables/{host['table_id']}"
+        async with aconnect_ws(path, c) as ws0:
+            await hello(ws0, host["token"])
+
+            async def keep_pinging() -> None:
+                while True:
+                    await asyncio.sleep(0.2)
+                    await ws0.send_text(json.dumps({"type": "ping"}))
+
+            pinger = asyncio.create_task(keep_pinging())
+            try:
+                await receive(ws0, "state")
+                assert (await receive(ws0, "presence"))["here"] == [0]
+                try:
+                    async with aconnect_ws(path, c) as ws1:
+                        await hello(ws1, friend["token"])
+                        await receive(ws1, "state")
+                        assert (await receive(ws0, "presence"))["here"] == [0, 1]
+                        # The friend's network goes: nothing more comes from its page.
+                        assert (await receive(ws1, "error"))["code"] == "silent"
+                        await asyncio.wait_for(ws1.receive_text(), 5)
+                except Exception as exc:  # the close comes as an exception
+                    assert refusals(exc) == [4408]
+                assert (await receive(ws0, "presence"))["here"] == [0]
+            finally:
+                pinger.cancel()
+
+
+async def finish_deal_over_sockets(
+    sockets: dict[int, AsyncWebSocketSession], app: FastAPI, table_id: str, tag: str
+) -> None:
+    """Each seat plays its first legal action from its own socket until the deal is over."""
+    service = app.state.tables
+    while True:
+        record = await service.load(table_id)
+        m = GAME.match.from_json(record.data["match"])
+        seat = GAME.match.to_act(m)
+        if seat is None:
+            return
+        action = str(GAME.match.legal_actions(m)[0])
+        change = {"type": "act", "client_id": f"{tag}{record.version}", "action": action}
+        await sockets[seat].send_text(json.dumps({**change, "version": record.version}))
+        await receive(sockets[seat], "ack")
+
+
+async def test_each_seat_sees_the_other_is_ready_and_one_partie_is_dealt(app: FastAPI) -> None:
+    app.state.settings.max_messages_per_second = 10_000.0
+    async with client(app) as c:
+        host = await new_shared(c, best_of=3)
+        friend = (await c.post(f"/api/tables/{host['table_id']}/seats")).json()
+        path = f"/ws/tables/{host['table_id']}"
+        async with aconnect_ws(path, c) as ws0, aconnect_ws(path, c) as ws1:
+            await hello(ws0, host["token"])
+            await hello(ws1, friend["token"])
+            await finish_deal_over_sockets({0: ws0, 1: ws1}, app, host["table_id"], "p")
+            await ws1.send_text(json.dumps({"type": "next", "client_id": "r1"}))
+            await receive(ws1, "ack")
+            while (state := await receive(ws0, "state"))["ready"] != [1]:
+                pass
+            assert state["view"]["match"]["partie"] == 1
+            # Both press at once, and the friend again: one partie is dealt.
+            await ws0.send_text(json.dumps({"type": "next", "client_id": "r2"}))
+            await ws1.send_text(json.dumps({"type": "next", "client_id": "r1"}))
+            assert (await receive(ws1, "ack"))["duplicate"] is True
+            while (state := await receive(ws1, "state"))["view"]["match"]["partie"] != 2:
+                pass
+            assert state["ready"] == []
+            record = await app.state.tables.load(host["table_id"])
+            assert record.data["match"]["partie"] == 2
+
+
+async def test_the_resume_request_answers_for_the_tokens_shown(app: FastAPI) -> None:
+    async with client(app) as c:
+        host = await new_shared(c, best_of=5)
+        friend = (await c.post(f"/api/tables/{host['table_id']}/seats")).json()
+        waiting = await new_shared(c)
+        body = {
+            "seats": [
+                {"table_id": host["table_id"], "token": friend["token"]},
+                {"table_id": waiting["table_id"], "token": waiting["token"]},
+                {"table_id": "nosuchtable", "token": friend["token"]},
+            ]
+        }
+        r = await c.post("/api/tables/resume", json=body)
+        assert r.status_code == 200
+        answer = r.json()
+        assert [t["table_id"] for t in answer["tables"]] == [host["table_id"], waiting["table_id"]]
+        assert answer["gone"] == ["nosuchtable"]
+        first = answer["tables"][0]
+        assert first["seat"] == 1 and first["game"] == "chouine"
+        assert first["match"]["best_of"] == 5 and first["seated"] == [True, True]
+        assert set(first) == {
+            "table_id", "game", "url", "seat", "seats", "seated", "ready", "expires_at",
+            "match", "to_act",
+        }  # fmt: skip
+        assert answer["tables"][1]["seated"] == [True, False]
+        for bad in ({"seats": [{"table_id": "x", "token": "short"}]}, {"seats": "all"}, []):
+            assert refusal(await c.post("/api/tables/resume", json=bad)) == (400, "bad_message")
+        too_many = {"seats": [{"table_id": "x", "token": "a" * 32}] * 41}
+        assert refusal(await c.post("/api/tables/resume", json=too_many))[1] in (
+            "bad_message",
+            "message_too_large",
+        )
