@@ -123,3 +123,61 @@ async def test_two_seats_talk_and_markup_stays_text(browser: Browser, hooked_ser
     finally:
         await desk_ctx.close()
         await phone_ctx.close()
+
+
+async def test_four_seats_of_charlemagne_each_see_a_line_as_text(
+    browser: Browser, hooked_server: str
+) -> None:
+    sizes = [
+        ({"width": 1280, "height": 800}, "en"),
+        (PHONE, "fr"),
+        ({"width": 1280, "height": 800}, "fr"),
+        ({"width": 360, "height": 640}, "en"),
+    ]
+    contexts = []
+    dialogs: list[str] = []
+    try:
+        pages = []
+        for size, lang in sizes:
+            phone = size["width"] < 1000
+            ctx = await browser.new_context(
+                viewport=size, has_touch=phone, is_mobile=phone, locale=f"{lang}-GB"
+            )
+            contexts.append(ctx)
+            page = await ctx.new_page()
+
+            async def dismissed(dialog: Dialog) -> None:
+                dialogs.append(dialog.message)
+                await dialog.dismiss()
+
+            page.on("dialog", dismissed)
+            pages.append(page)
+        body = {"game": "charlemagne", "seats": ["human"] * 4}
+        made = await pages[0].request.post(
+            hooked_server + "/api/test/tables", data=json.dumps(body)
+        )
+        table = await made.json()
+        for seat, page in enumerate(pages):
+            lang = sizes[seat][1]
+            await page.goto(f"{hooked_server}/lang/{lang}?next=/charlemagne")
+            await page.evaluate(
+                "([key, token]) => sessionStorage.setItem(key, token)",
+                [f"veillee.seat.{table['table_id']}", table["tokens"][seat]["token"]],
+            )
+            await page.goto(hooked_server + table["url"])
+            await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(8)
+        await say(pages[0], MARKUP)
+        await expect(pages[1].get_by_test_id("chat-unread")).to_have_text("1")
+        await expect(pages[3].get_by_test_id("chat-unread")).to_have_text("1")
+        for seat in (1, 3):
+            await pages[seat].get_by_test_id("chat-toggle").click()
+        names = {1: "Nord", 2: "Partenaire", 3: "North"}  # seat 0 seen from each seat
+        for seat, page in enumerate(pages):
+            await expect(chat_texts(page)).to_have_text([MARKUP])
+            who = page.get_by_test_id("chat-lines").locator(".chat-who")
+            await expect(who).to_have_text(names.get(seat, "You"))
+            assert await page.locator("#chat img, #chat script").count() == 0
+        assert dialogs == []
+    finally:
+        for ctx in contexts:
+            await ctx.close()

@@ -323,7 +323,7 @@ async function main() {
     snapshot: "state",
     onSnapshot: (state) => {
       if (!chat && hasChat(state)) {
-        const seatName = (seat) => words.seatLabel(current.view.deal, seat, state.seat);
+        const seatName = (seat) => words.seatLabel(state.view.deal, seat, state.seat); // names never change
         chat = new Chat({ conn, t, lang, tableId, seat: state.seat, seatName });
       }
       render(state);
