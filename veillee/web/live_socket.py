@@ -18,6 +18,11 @@ process; on a record whose kind shows it (``Behaviour.shows_presence``) each soc
 :class:`~veillee.web.live_protocol.PresenceOut` after its first snapshot and whenever it changes,
 so a seat sees another go away (its page closed, or its network silent past the timeout) and
 come back.
+
+Side: what a socket serves beside its record and outside its versions (a table's chat) is the
+behaviour's :class:`Side`, opened once the socket is greeted and closed when it goes; frames
+that are a :class:`~veillee.web.live_protocol.SideMessage` are handed to it, never applied to
+the record.
 """
 
 from __future__ import annotations
