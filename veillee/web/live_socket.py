@@ -351,8 +351,8 @@ async def follow_and_listen(session: Session) -> None:
             return
         follower = asyncio.create_task(session.follow())
         at.enter(session)
-        session.side = await behaviour.side(session)
         try:
+            session.side = await behaviour.side(session)
             await listen(session)
         finally:
             at.leave(session)
