@@ -350,43 +350,38 @@ class Store:
         one more than the last). A ``client_id`` already written to this record's chat is not
         written again: the line as first written is returned with ``True`` (a repeat). Two lines
         racing for one ``seq`` are both written, one after the other. Raises NotFound."""
+
+        def write(conn: sa.Connection) -> tuple[ChatLine, bool]:
+            seen = conn.execute(
+                sa.select(chat_lines).where(
+                    chat_lines.c.record_id == record_id, chat_lines.c.client_id == client_id
+                )
+            ).first()
+            if seen is not None:
+                return _chat_line(seen), True
+            found = conn.execute(sa.select(records.c.id).where(records.c.id == record_id))
+            if found.first() is None:
+                raise NotFound(record_id)
+            last = conn.execute(
+                sa.select(sa.func.max(chat_lines.c.seq)).where(chat_lines.c.record_id == record_id)
+            ).scalar()
+            line = ChatLine((last or 0) + 1, seat, text, at, client_id)
+            conn.execute(
+                chat_lines.insert().values(
+                    record_id=record_id,
+                    seq=line.seq,
+                    seat=seat,
+                    text=text,
+                    client_id=client_id,
+                    at=at,
+                )
+            )
+            return line, False
+
         for attempt in range(8):
             try:
                 async with self.engine.begin() as conn:
-                    seen = (
-                        await conn.execute(
-                            sa.select(chat_lines).where(
-                                chat_lines.c.record_id == record_id,
-                                chat_lines.c.client_id == client_id,
-                            )
-                        )
-                    ).first()
-                    if seen is not None:
-                        return _chat_line(seen), True
-                    found = await conn.execute(
-                        sa.select(records.c.id).where(records.c.id == record_id)
-                    )
-                    if found.first() is None:
-                        raise NotFound(record_id)
-                    last = (
-                        await conn.execute(
-                            sa.select(sa.func.max(chat_lines.c.seq)).where(
-                                chat_lines.c.record_id == record_id
-                            )
-                        )
-                    ).scalar()
-                    line = ChatLine((last or 0) + 1, seat, text, at, client_id)
-                    await conn.execute(
-                        chat_lines.insert().values(
-                            record_id=record_id,
-                            seq=line.seq,
-                            seat=seat,
-                            text=text,
-                            client_id=client_id,
-                            at=at,
-                        )
-                    )
-                return line, False
+                    return await conn.run_sync(write)
             except (sa.exc.IntegrityError, sa.exc.OperationalError):
                 # Another line took this seq (or the same client id came twice at once, or
                 # SQLite is locked by another writer, or the record was deleted meanwhile):
