@@ -124,9 +124,7 @@ async def test_refused_lines_say_why_in_the_players_language(app: FastAPI) -> No
         await say(ws, "fast", "une de trop")
         error = await receive(ws, "error")
         assert (error["code"], error["client_id"]) == ("chat_too_fast", "fast")
-        assert error["message"] == (
-            "Trop de messages\u00a0: 5 toutes les 10 secondes au plus. Patientez un instant."
-        )
+        assert error["message"] == ("Au plus 5 messages en 10 secondes\u00a0: patientez.")
     stored = await app.state.chat.lines_since(table_id, 0)
     assert [line.text for line in stored] == ["é" * MAX_CHARS] + [
         f"ligne {n}" for n in (1, 2, 3, 4)
