@@ -84,6 +84,9 @@ class Settings(BaseSettings):
 
     computer_table_idle_s: int = 2 * 3600
     """A computer table untouched this long is dropped."""
+    demo_table_idle_s: int = 10 * 60
+    """A demonstration table (the computer on every seat, watched on a how-to page) untouched this
+    long is dropped; it is deleted at once when its watcher's page closes."""
     shared_table_idle_s: int = 48 * 3600
     """A shared table lives this long after its last move (once every seat is taken)."""
     shared_table_fill_s: int = 15 * 60

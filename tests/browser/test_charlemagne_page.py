@@ -258,7 +258,7 @@ async def test_home_page_card_leads_to_a_table_with_the_computer(
 ) -> None:
     await phone.goto(hooked_server + "/")
     await phone.get_by_role("link", name=re.compile("^Charlemagne")).click()
-    await expect(phone.get_by_role("heading", name="Charlemagne")).to_be_visible()
+    await expect(phone.get_by_role("heading", name="Charlemagne", level=1)).to_be_visible()
     await phone.get_by_role("button", name="Play against the computer — first team to 32").click()
     await phone.wait_for_url("**/charlemagne/table/*")
     await expect(phone.locator("#hand button.card")).to_have_count(8)

@@ -394,3 +394,29 @@ def test_golden_playthrough_is_unchanged(name: str, path: Path) -> None:
     if os.environ.get("VEILLEE_REGEN_GOLDEN"):
         path.write_text(text, encoding="utf-8")
     assert text.splitlines() == expected.splitlines()
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=10)
+@given(seed=seeds)
+def test_the_spectator_view_shows_every_hand_as_its_seat_sees_it(name: str, seed: int) -> None:
+    # A demonstration's watcher sees each hand exactly as its seat does, and the match as
+    # every seat does; it is plain JSON and belongs to no seat.
+    game = find(name)
+    match = game.match
+    rng = random.Random(seed)
+    m = match.new_match(rng, {})
+    while True:
+        spectator = match.spectator_view(m)
+        assert json.loads(json.dumps(spectator)) == spectator
+        assert spectator["match"] == match.view(m, 0)["match"]
+        assert spectator["deal"]["seat"] is None and "legal" not in spectator["deal"]
+        hands = spectator["deal"]["hands"]
+        assert len(hands) == game.info.seats
+        for seat in range(game.info.seats):
+            assert sorted(hands[seat]) == sorted(match.view(m, seat)["deal"]["hand"])
+        if match.deal_over(m):
+            break
+        legal = match.legal_actions(m)
+        seat = match.to_act(m)
+        m = match.apply(m, game.player.choose(match.observation(m, seat)["deal"], legal, rng))

@@ -216,6 +216,12 @@ class MatchRules(Protocol):
         """``{"match": {...}, "deal": engine.observation(m.deal, seat)}``, JSON-ready."""
         ...
 
+    def spectator_view(self, m: Any) -> dict[str, Any]:
+        """``{"match": {...}, "deal": {...}}`` with every hand face up, for a table the computer
+        plays on every seat (a demonstration, "watch a partie go by") and nobody else: the table
+        service sends it only to the spectator of such a table."""
+        ...
+
     def to_json(self, m: Any) -> dict[str, Any]:
         """The match as plain JSON types (server side)."""
         ...

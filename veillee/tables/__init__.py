@@ -2,13 +2,22 @@
 (seats and seat tokens, moves, computer seats, lifetimes) and score sheets (``sheets``)."""
 
 from veillee.tables.live import Fanout, LiveRecords, Refusal, sweep_forever
-from veillee.tables.service import SeatGrant, TableService, seat_summary, seat_view
-from veillee.tables.table import COMPUTER, HUMAN, KIND, TableDoc
+from veillee.tables.service import (
+    DemoGrant,
+    SeatGrant,
+    TableService,
+    seat_summary,
+    seat_view,
+    spectator_view,
+)
+from veillee.tables.table import COMPUTER, HUMAN, KIND, SPECTATOR, TableDoc
 
 __all__ = [
     "COMPUTER",
     "HUMAN",
     "KIND",
+    "SPECTATOR",
+    "DemoGrant",
     "Fanout",
     "LiveRecords",
     "Refusal",
@@ -17,5 +26,6 @@ __all__ = [
     "TableService",
     "seat_summary",
     "seat_view",
+    "spectator_view",
     "sweep_forever",
 ]

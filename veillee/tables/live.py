@@ -245,6 +245,20 @@ class LiveRecords:
         self.fanout.deliver(record)
         await self.bus.publish(self.channel(record.id), str(record.version))
 
+    async def delete(self, record_id: str) -> bool:
+        """Delete the record now, whatever its lifetime, and tell its watchers as a sweep does.
+        Returns whether there was a record of this kind to delete."""
+        if await self._load_or_none(record_id) is None:
+            return False
+        if not await self.store.delete(record_id):
+            return False
+        await self._gone(record_id)
+        return True
+
+    async def _gone(self, record_id: str) -> None:
+        await self.bus.publish(self.channel(record_id), GONE)
+        self.fanout.gone(record_id)
+
     async def sweep(self) -> list[str]:
         """Delete every record of this kind whose lifetime has run out at ``clock()``, and tell
         its watchers (``"gone"`` on the bus). Returns the ids deleted."""
@@ -253,8 +267,7 @@ class LiveRecords:
         for record_id in await self.store.expired(now, kind=self.kind):
             if await self.store.delete(record_id, expired_by=now):
                 deleted.append(record_id)
-                await self.bus.publish(self.channel(record_id), GONE)
-                self.fanout.gone(record_id)
+                await self._gone(record_id)
         if deleted:
             log.info("swept %d %s record(s)", len(deleted), self.kind)
         return deleted

@@ -22,7 +22,7 @@ from veillee.games import Game, IllegalAction, find
 from veillee.games.contract import BadOptions
 from veillee.store import Commit, Record, Store
 from veillee.tables.live import Clock, LiveRecords, Refusal
-from veillee.tables.table import COMPUTER, HUMAN, KIND, TableDoc
+from veillee.tables.table import COMPUTER, HUMAN, KIND, SPECTATOR, TableDoc
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,14 @@ class SeatGrant:
 
     table_id: str
     seat: int
+    token: str
+
+
+@dataclass(frozen=True)
+class DemoGrant:
+    """A demonstration table and its spectator token (sent once, stored only hashed)."""
+
+    table_id: str
     token: str
 
 
@@ -107,6 +115,29 @@ def seat_summary(record: Record, seat: int) -> dict[str, Any]:
     }
 
 
+def spectator_view(record: Record) -> dict[str, Any]:
+    """What the spectator of a demonstration table is sent: the keys of :func:`seat_view` with
+    ``seat`` ``None`` and ``view`` the match's ``spectator_view`` (every hand face up). Raises
+    Refusal("not_a_demo") for any table a person sits at, or that is not a demonstration: no
+    table where someone plays is ever shown this way."""
+    doc = TableDoc.from_data(record.data)
+    if not doc.watchable:
+        raise Refusal("not_a_demo")
+    match = find(doc.game).match
+    return {
+        "version": record.version,
+        "seat": None,
+        "game": doc.game,
+        "seats": list(doc.seats),
+        "options": dict(doc.options),
+        "seated": list(doc.seated),
+        "ready": list(doc.ready),
+        "shared": doc.shared,
+        "expires_at": record.expires_at.isoformat() if record.expires_at else None,
+        "view": match.spectator_view(match.from_json(doc.match)),
+    }
+
+
 def _advanced(game: Game, doc: TableDoc, step: Callable[[Any], Any]) -> TableDoc:
     """``doc`` with its match after ``step(match)``; an IllegalAction becomes a Refusal."""
     try:
@@ -168,32 +199,49 @@ class TableService:
         options: Mapping[str, object] | None = None,
         *,
         match: Any = None,
+        spectator: str | None = None,
     ) -> tuple[Record, list[SeatGrant]]:
         """Deal a new match of ``game`` (random first dealer) with ``seats`` (``"human"`` or
         ``"computer"`` per seat) and return the record with one token per human seat.
 
         ``match`` (test hooks and tools only): a match value to seat instead of a new deal; its
-        ``options`` are stored as given, unchecked. Raises KeyError for an unknown game,
-        Refusal("bad_options") for options the game does not offer, ValueError for seats that
-        do not fit the game."""
+        ``options`` are stored as given, unchecked. ``spectator``: a token for the spectator of
+        a demonstration (the computer on every seat; see :meth:`create_demo_table`). Raises
+        KeyError for an unknown game, Refusal("bad_options") for options the game does not
+        offer, ValueError for seats that do not fit the game (or a spectator at a table with a
+        person's seat)."""
         found = find(game)
         if len(seats) != found.info.seats or any(s not in (HUMAN, COMPUTER) for s in seats):
             raise ValueError("one 'human' or 'computer' per seat")
+        if spectator is not None and HUMAN in seats:
+            raise ValueError("only a table of computers may be watched")
         if match is None:
             full = table_options(found, options or {})
             m = new_match(found, self._rng(), full)
         else:
             full, m = {k: int(v) for k, v in (options or {}).items()}, match  # type: ignore[call-overload]
-        doc = TableDoc(game, full, tuple(seats), found.match.to_json(m))
+        doc = TableDoc(game, full, tuple(seats), found.match.to_json(m), demo=spectator is not None)
         tokens = {i: secrets.token_urlsafe(24) for i, kind in enumerate(seats) if kind == HUMAN}
-        record = await self.live.create(
-            doc.to_data(),
-            {token: f"seat:{i}" for i, token in tokens.items()},
-            record_id=self._record_id(),
-        )
+        roles = {token: f"seat:{i}" for i, token in tokens.items()}
+        if spectator is not None:
+            roles[spectator] = SPECTATOR
+        record = await self.live.create(doc.to_data(), roles, record_id=self._record_id())
         grants = [SeatGrant(record.id, i, token) for i, token in tokens.items()]
         self.kick(record.id)
         return record, grants
+
+    async def create_demo_table(
+        self, game: str, options: Mapping[str, object] | None = None, *, match: Any = None
+    ) -> DemoGrant:
+        """A demonstration ("watch a partie go by"): the computer on every seat, one deal, which
+        moves only when its spectator asks (:meth:`advance`) and which the spectator sees with
+        every hand face up (:func:`spectator_view`). Its one token is the spectator's; it lives
+        ``demo_table_idle_s`` after its last step, and :meth:`end_demo` drops it at once.
+        ``match`` as for :meth:`create_table`."""
+        token = secrets.token_urlsafe(24)
+        seats = (COMPUTER,) * find(game).info.seats
+        record, _ = await self.create_table(game, seats, options, match=match, spectator=token)
+        return DemoGrant(record.id, token)
 
     async def create_computer_table(
         self, game: str, options: Mapping[str, object] | None = None, *, match: Any = None
@@ -287,6 +335,32 @@ class TableService:
         if role is None or not role.startswith("seat:"):
             return None
         return int(role.split(":", 1)[1])
+
+    async def viewer_of(self, table_id: str, token: str) -> int | str | None:
+        """Who ``token`` is at ``table_id``: its seat (int), :data:`SPECTATOR` for the watcher
+        of a demonstration (only while the table is one: the computer on every seat), or None.
+        A spectator whose table has gone is None too."""
+        role = await self.live.role(table_id, token)
+        if role is not None and role.startswith("seat:"):
+            return int(role.split(":", 1)[1])
+        if role != SPECTATOR:
+            return None
+        try:
+            record = await self.load(table_id)
+        except Refusal:
+            return None
+        return SPECTATOR if TableDoc.from_data(record.data).watchable else None
+
+    async def end_demo(self, table_id: str) -> bool:
+        """Drop a demonstration table now (its watcher has gone): nothing of it is kept. Returns
+        whether one was dropped; any other table is left alone."""
+        try:
+            record = await self.load(table_id)
+        except Refusal:
+            return False
+        if not TableDoc.from_data(record.data).demo:
+            return False
+        return await self.live.delete(table_id)
 
     async def load(self, table_id: str) -> Record:
         """The table as stored now. Raises Refusal("table_gone")."""
@@ -409,13 +483,32 @@ class TableService:
             if record is None and table_id not in self._dirty:
                 return
 
+    async def advance(self, table_id: str, client_id: str, version: int | None = None) -> Commit:
+        """One step of a demonstration, asked by its spectator: the computer seat to act makes
+        its move, exactly as at any table (:meth:`step`). ``version``: the version the
+        spectator saw (refused as ``version_conflict`` if the table has moved). Raises Refusal:
+        ``not_a_demo`` (a table someone plays moves only by its seats), ``deal_over`` (the deal
+        is done: a demonstration deals once), ``table_gone``."""
+        record = await self.load(table_id)
+        if not TableDoc.from_data(record.data).watchable:
+            raise Refusal("not_a_demo")
+        if version is not None and version != record.version:
+            raise Refusal("version_conflict")
+        data = await self._computer_move(record)
+        if data is None:
+            raise Refusal("deal_over")
+        return await self.live.commit(
+            table_id, lambda _: data, client_id=client_id, version=record.version, record=record
+        )
+
     async def step(
         self, table_id: str, paced: bool = False, record: Record | None = None
     ) -> Record | None:
         """Play one computer move at ``table_id`` if a computer seat is to act (an all-computer
         table also deals its next partie by itself); return the table afterwards, or None when
         nothing was for the computer to do. With ``paced`` it first waits ``bot_delay_ms`` (and
-        ``trick_pause_ms`` more when a trick has just been gathered).
+        ``trick_pause_ms`` more when a trick has just been gathered). A demonstration is never
+        moved here, only by its spectator (:meth:`advance`).
 
         The move is ``player.choose(observation, legal_actions, rng)`` with the ``"deal"`` part
         of ``match.observation(m, seat)``, computed in a worker thread. Raises
@@ -423,12 +516,32 @@ class TableService:
         (if it is stale the write is refused and the fresh table returned)."""
         if record is None or record.id != table_id:
             record = await self.load(table_id)
+        if TableDoc.from_data(record.data).demo:
+            return None
+        data = await self._computer_move(record, paced)
+        if data is None:
+            return None
+        try:
+            done = await self.live.commit(
+                table_id, lambda _: data, version=record.version, record=record
+            )
+        except Refusal as exc:
+            if exc.reason != "version_conflict":
+                raise
+            # Someone else moved the table meanwhile (a person restarting the match): look again.
+            return await self.load(table_id)
+        return done.record
+
+    async def _computer_move(self, record: Record, paced: bool = False) -> dict[str, Any] | None:
+        """The table's document after the move of its computer seat to act (or, at a table of
+        computers that is not a demonstration, after dealing its next partie), or None when
+        there is nothing for the computer to do."""
         doc = TableDoc.from_data(record.data)
         game = find(doc.game)
         m = game.match.from_json(doc.match)
         seat = game.match.to_act(m)
         if seat is None:
-            if doc.humans or not game.match.deal_over(m) or game.match.is_over(m):
+            if doc.demo or doc.humans or not game.match.deal_over(m) or game.match.is_over(m):
                 return None
             m2 = game.match.next_deal(m, self._rng())
         elif doc.seats[seat] != COMPUTER:
@@ -440,17 +553,7 @@ class TableService:
             legal = game.match.legal_actions(m)
             action = await asyncio.to_thread(game.player.choose, observation, legal, self._rng())
             m2 = game.match.apply(m, action)
-        data = replace(doc, match=game.match.to_json(m2)).to_data()
-        try:
-            done = await self.live.commit(
-                table_id, lambda _: data, version=record.version, record=record
-            )
-        except Refusal as exc:
-            if exc.reason != "version_conflict":
-                raise
-            # Someone else moved the table meanwhile (a person restarting the match): look again.
-            return await self.load(table_id)
-        return done.record
+        return replace(doc, match=game.match.to_json(m2)).to_data()
 
     def _pace(self, game: Game, m: Any, seat: int) -> float:
         delay = self.settings.bot_delay_ms
@@ -463,6 +566,8 @@ class TableService:
 
     def _lifetime(self, data: dict[str, Any]) -> timedelta:
         doc = TableDoc.from_data(data)
+        if doc.demo:
+            return timedelta(seconds=self.settings.demo_table_idle_s)
         if doc.computers:
             return timedelta(seconds=self.settings.computer_table_idle_s)
         if doc.open:

@@ -3,7 +3,11 @@
 A table record (store kind ``"table"``) holds this JSON document::
 
     {"game": <registry name>, "options": <GameInfo.table_options(...)>,
-     "seats": ["human", "computer"], "open": [], "ready": [], "match": <match.to_json(m)>}
+     "seats": ["human", "computer"], "open": [], "ready": [], "match": <match.to_json(m)>,
+     "demo": true}
+
+``demo`` (present only when true) marks a demonstration: the computer on every seat, one deal,
+moved a step at a time by its one watcher (the spectator), never by itself.
 
 Seats are ``"human"`` (someone holds, or will hold, the seat token) or ``"computer"`` (the table
 service plays it with the game's computer player). ``open`` lists the human seats of a shared
@@ -30,6 +34,9 @@ KIND = "table"
 
 HUMAN = "human"
 COMPUTER = "computer"
+SPECTATOR = "spectator"
+"""The role of the one token of a demonstration table: it watches, every hand face up, and
+moves the table a step at a time; it holds no seat."""
 
 
 @dataclass(frozen=True)
@@ -44,10 +51,11 @@ class TableDoc:
     match: dict[str, Any]
     open: tuple[int, ...] = ()
     ready: tuple[int, ...] = ()
+    demo: bool = False
 
     def to_data(self) -> dict[str, Any]:
         """The JSON document stored in the record."""
-        return {
+        data: dict[str, Any] = {
             "game": self.game,
             "options": dict(self.options),
             "seats": list(self.seats),
@@ -55,6 +63,9 @@ class TableDoc:
             "ready": list(self.ready),
             "match": self.match,
         }
+        if self.demo:
+            data["demo"] = True
+        return data
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> TableDoc:
@@ -67,12 +78,19 @@ class TableDoc:
             match=dict(data["match"]),
             open=tuple(int(s) for s in data.get("open", ())),
             ready=tuple(int(s) for s in data.get("ready", ())),
+            demo=data.get("demo") is True,
         )
 
     @property
     def humans(self) -> tuple[int, ...]:
         """Seats held by people (taken or still open)."""
         return tuple(i for i, kind in enumerate(self.seats) if kind == HUMAN)
+
+    @property
+    def watchable(self) -> bool:
+        """Whether a spectator may see this table with every hand face up: only a demonstration
+        with the computer on every seat, never a table where a person sits."""
+        return self.demo and not self.humans
 
     @property
     def computers(self) -> tuple[int, ...]:

@@ -100,6 +100,10 @@ class Behaviour(Protocol):
     def shows_presence(self, record: Record) -> bool:
         """Whether the sockets of ``record`` are told who else is there (:class:`PresenceOut`)."""
 
+    async def closed(self, record_id: str, key: Any) -> None:
+        """Called once a socket that held ``key`` has closed (a demonstration table is dropped
+        when its spectator leaves)."""
+
     async def side(self, session: Session) -> Side | None:
         """What ``session`` is served beside its record once greeted (a table's chat), or
         None."""
@@ -301,6 +305,8 @@ async def serve(ws: WebSocket, behaviour: Behaviour, record_id: str) -> None:
         pass  # the page went away mid-answer
     finally:
         sockets.dec()
+        if session.key is not None:
+            await behaviour.closed(record_id, session.key)
 
 
 async def greet(session: Session) -> bool:

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
 
+from veillee import sheets
 from veillee.games import find, names
 from veillee.games.contract import Option
 from veillee.web import i18n
@@ -61,11 +62,24 @@ def playable(game: str) -> bool:
     return game in names() and f"{game}_table.html" in templates.env.list_templates()
 
 
+def has_guide(game: str) -> bool:
+    """Whether ``game`` (a registered game or a score-sheet preset) has its page's text, in
+    every language: ``guide/<game>.<lang>.html`` and ``guide/<game>-how-to-play.<lang>.html``."""
+    known = set(templates.env.list_templates())
+    return all(
+        f"guide/{game}{part}.{lang}.html" in known
+        for part in ("", "-how-to-play")
+        for lang in i18n.LANGS
+    )
+
+
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
-    """The games of the registry, in its order, and SquareScores."""
+    """The games of the registry, in its order, the score-sheet games that have a page
+    (Aluette), and SquareScores."""
     games = [{"name": name, "playable": playable(name)} for name in names()]
-    return render(request, "home.html", games=games)
+    guides = [name for name in sheets.PRESETS if has_guide(name)]
+    return render(request, "home.html", games=games, guides=guides)
 
 
 @router.get("/lang/{lang}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, HTTPException, Request, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import TypeAdapter, ValidationError
 
@@ -22,7 +22,7 @@ from veillee.tables.sheets import SCORER, Role, SheetService, sheet_view
 from veillee.web import i18n
 from veillee.web.live_protocol import AckOut, BadMessage, error_response
 from veillee.web.live_socket import REFUSED, Session, serve
-from veillee.web.pages import page_lang, render
+from veillee.web.pages import has_guide, page_lang, render
 from veillee.web.sheet_protocol import (
     SHEET_CHANGES,
     SHEET_MESSAGES,
@@ -103,6 +103,28 @@ async def service_worker(request: Request) -> FileResponse:
         media_type="text/javascript",
         headers={"Service-Worker-Allowed": "/scores", "Cache-Control": "no-cache"},
     )
+
+
+def preset_guide(preset: str) -> str:
+    """The preset's page name (its guide exists in ``templates/guide/``), or HTTPException 404.
+    Only the presets of :data:`veillee.sheets.PRESETS` that have a guide have a page."""
+    if preset not in sheets.PRESETS or not has_guide(preset):
+        raise HTTPException(404)
+    return preset
+
+
+@router.get("/scores/{preset}", response_class=HTMLResponse)
+async def preset_page(request: Request, preset: str) -> HTMLResponse:
+    """The page of a game played with real cards whose score SquareScores keeps (Aluette): how
+    to start a sheet, then the game's story and rules (``guide/<preset>.<lang>.html``)."""
+    return render(request, "preset.html", game=preset_guide(preset))
+
+
+@router.get("/scores/{preset}/how-to-play", response_class=HTMLResponse)
+async def preset_how_to(request: Request, preset: str) -> HTMLResponse:
+    """The preset game's how-to-play page (no computer plays it: no watch-a-partie)."""
+    game = preset_guide(preset)
+    return render(request, "how_to.html", game=game, home=f"/scores/{game}", demo=False)
 
 
 # JSON API
@@ -211,6 +233,9 @@ class SheetSocket:
 
     def shows_presence(self, record: Record) -> bool:
         return False
+
+    async def closed(self, sheet_id: str, role: Role) -> None:
+        return None
 
     async def side(self, session: Session) -> None:
         return None  # a sheet has nothing beside it

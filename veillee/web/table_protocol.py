@@ -63,6 +63,15 @@ class NewMatch(In):
     options: Options = Field(default_factory=dict)
 
 
+class Step(In):
+    """The spectator of a demonstration asks for its next move (the computer seat to act plays
+    it). ``version``: the version the spectator saw (refused if stale). Refused from a seat."""
+
+    type: Literal["step"]
+    client_id: ClientId
+    version: Version | None = None
+
+
 class ChatSay(SideMessage):
     """Say ``text`` in the table's chat (a table of two or more people; see
     :mod:`veillee.tables.chat`). Answered with ``ack`` (the table's version unmoved) or an
@@ -82,10 +91,10 @@ class ChatSync(SideMessage):
     after: Version
 
 
-TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, ChatSay, ChatSync)
+TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, Step, ChatSay, ChatSync)
 """Everything a table page may send."""
 
-ClientMessage = Hello | Ping | Act | NextDeal | NewMatch | ChatSay | ChatSync
+ClientMessage = Hello | Ping | Act | NextDeal | NewMatch | Step | ChatSay | ChatSync
 
 
 def parse_client_message(text: str) -> ClientMessage:
@@ -96,11 +105,12 @@ def parse_client_message(text: str) -> ClientMessage:
 
 class StateOut(Out):
     """The table as this seat may see it: ``view`` is ``match.view(m, seat)``, nothing more;
-    ``seated``/``ready``/``shared``/``expires_at`` as :func:`veillee.tables.seat_view` says."""
+    ``seated``/``ready``/``shared``/``expires_at`` as :func:`veillee.tables.seat_view` says.
+    For the spectator of a demonstration (``seat`` null), ``match.spectator_view(m)``."""
 
     type: Literal["state"] = "state"
     version: int
-    seat: int
+    seat: int | None
     game: str
     seats: list[str]
     options: dict[str, Any]

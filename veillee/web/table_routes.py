@@ -23,12 +23,20 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from veillee.games import names
 from veillee.store import Commit, Record
-from veillee.tables import Refusal, SeatGrant, TableDoc, TableService, seat_view
+from veillee.tables import (
+    SPECTATOR,
+    Refusal,
+    SeatGrant,
+    TableDoc,
+    TableService,
+    seat_view,
+    spectator_view,
+)
 from veillee.web.live_protocol import BadMessage, Token, error_response, json_object
 from veillee.web.live_socket import REFUSED, Session, serve
-from veillee.web.pages import playable, render, templates
+from veillee.web.pages import has_guide, playable, render, templates
 from veillee.web.table_chat import ChatSide
-from veillee.web.table_protocol import TABLE_MESSAGES, Act, NextDeal, Options, StateOut
+from veillee.web.table_protocol import TABLE_MESSAGES, Act, NextDeal, Options, StateOut, Step
 
 router = APIRouter()
 
@@ -39,6 +47,7 @@ SHARED_TABLES_MADE = Counter(
 SEATS_TAKEN = Counter("veillee_seats_taken_total", "Seats taken at shared tables", ["game"])
 RESUME_MAX = 40
 """Most seats one resume request may ask about."""
+DEMOS_MADE = Counter("veillee_demos_made_total", "Demonstration tables made", ["game"])
 
 
 def _service(app: Any) -> TableService:
@@ -59,6 +68,24 @@ async def game_page(request: Request, game: str) -> HTMLResponse:
     if playable(game) and page in templates.env.list_templates():
         return render(request, page, game=game)
     return render(request, "soon.html", game=game)
+
+
+@router.get("/{game}/how-to-play", response_class=HTMLResponse)
+async def how_to_page(request: Request, game: str) -> HTMLResponse:
+    """The game's how-to-play page, with "watch a partie go by" (a demo table the computer
+    plays on every seat, see :func:`create_demo`)."""
+    if not playable(game) or not has_guide(game):
+        raise HTTPException(404)
+    settings = request.app.state.settings
+    return render(
+        request,
+        "how_to.html",
+        game=game,
+        home=f"/{game}",
+        demo=True,
+        bot_delay_ms=settings.bot_delay_ms,
+        trick_pause_ms=settings.trick_pause_ms,
+    )
 
 
 @router.get("/{game}/table/{table_id}", response_class=HTMLResponse)
@@ -208,6 +235,29 @@ async def resume(request: Request) -> ResumeList | JSONResponse:
     return ResumeList(tables=found, gone=gone)
 
 
+class CreatedDemo(BaseModel):
+    """Answer of ``POST /api/demos``: the spectator's token, sent this once."""
+
+    table_id: str
+    token: str
+
+
+@router.post("/api/demos", status_code=201, response_model=CreatedDemo)
+async def create_demo(request: Request) -> CreatedDemo | JSONResponse:
+    """Make a demonstration table of a game ("watch a partie go by" on its how-to page): the
+    computer on every seat, one deal, moved a step at a time by its spectator over the table
+    socket (``step``), every hand face up for that spectator only. Body and refusals as
+    ``POST /api/tables``. The page keeps the token in memory only: closing it drops the table."""
+    try:
+        body = parse_create_table(await request.body())
+        grant = await _service(request.app).create_demo_table(body.game, body.options)
+    except (BadMessage, Refusal) as refused:
+        REFUSED.labels(TableSocket.name, refused.reason).inc()
+        return error_response(request, refused.reason)
+    DEMOS_MADE.labels(body.game).inc()
+    return CreatedDemo(table_id=grant.table_id, token=grant.token)
+
+
 # ---- the websocket --------------------------------------------------------------------------
 
 
@@ -226,13 +276,23 @@ class TableSocket:
         # A game's own reasons ("<game>.reason.…") before the site's ("reason.…").
         return "" if record is None else f"{TableDoc.from_data(record.data).game}."
 
-    async def authenticate(self, table_id: str, token: str) -> int | None:
-        return await self.service.seat_of(table_id, token)
+    async def authenticate(self, table_id: str, token: str) -> int | str | None:
+        # A seat, or the spectator of a demonstration (never of a table where a person sits).
+        return await self.service.viewer_of(table_id, token)
 
-    def render(self, record: Record, seat: int) -> str:
+    def render(self, record: Record, seat: int | str) -> str:
+        if seat == SPECTATOR:
+            return StateOut(**spectator_view(record)).model_dump_json()
+        assert isinstance(seat, int)
         return StateOut(**seat_view(record, seat)).model_dump_json()
 
-    async def apply(self, table_id: str, seat: int, message: Any) -> Commit:
+    async def apply(self, table_id: str, seat: int | str, message: Any) -> Commit:
+        # A spectator only asks for the next step; a seat never does.
+        if (seat == SPECTATOR) != isinstance(message, Step):
+            raise Refusal("watch_only" if seat == SPECTATOR else "not_a_demo")
+        if isinstance(message, Step):
+            return await self.service.advance(table_id, message.client_id, message.version)
+        assert isinstance(seat, int)
         if isinstance(message, Act):
             return await self.service.act(
                 table_id, seat, message.client_id, message.action, message.version
@@ -249,6 +309,11 @@ class TableSocket:
     def shows_presence(self, record: Record) -> bool:
         # A person at a table with other people sees whether they are there.
         return len(TableDoc.from_data(record.data).humans) > 1
+
+    async def closed(self, table_id: str, seat: int | str) -> None:
+        # A demonstration is forgotten when its page closes.
+        if seat == SPECTATOR:
+            await self.service.end_demo(table_id)
 
     async def side(self, session: Session) -> ChatSide:
         # Beside the table, its chat (veillee.web.table_chat): open to its people only.

@@ -178,6 +178,12 @@ def observation(m: Match, seat: int) -> dict[str, Any]:
     return {"match": _match_part(m), "deal": views.observation(m.deal, seat)}
 
 
+def spectator_view(m: Match) -> dict[str, Any]:
+    """``{"match": {...}, "deal": views.spectator_view(current hand)}``: every hand face up, for
+    a table the computer plays on every seat (a demonstration) and nobody else."""
+    return {"match": _match_part(m), "deal": views.spectator_view(m.deal)}
+
+
 def to_json(m: Match) -> dict[str, Any]:
     """The match as plain JSON types (server side: the deal part holds hidden cards)."""
     return {

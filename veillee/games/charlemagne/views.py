@@ -149,3 +149,26 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     obs["plays"] = plays
     obs["tricks"] = tricks
     return obs
+
+
+SEAT_PARTS = ("hand", "kitty", "discards", "blind_card", "legal", "refusals")
+"""Parts of :func:`view` that belong to one seat's screen; :func:`spectator_view` shows every
+hand instead."""
+
+
+def spectator_view(state: State) -> dict[str, Any]:
+    """The whole hand, every hand face up, for a table nobody plays (a demonstration, where the
+    computer holds all four seats): never sent to a seat of a table a person plays.
+
+    The keys of :func:`view` except the one seat's parts (``seat`` is ``None``; no ``legal`` or
+    ``refusals``), plus ``hands`` (all four, in display order), ``kitty`` (the two cards, once the
+    auction is over), ``discards`` (the bidder's), ``blind_card`` (the card passed blind, or
+    ``None``), and ``plays`` and ``tricks`` as in :func:`observation`.
+    """
+    out = {k: v for k, v in observation(state, 0).items() if k not in SEAT_PARTS}
+    out["seat"] = None
+    out["hands"] = [display_order(h, state.trump) for h in state.hands]
+    out["kitty"] = list(state.kitty) if state.phase != "auction" else None
+    out["discards"] = list(state.discards)
+    out["blind_card"] = state.blind
+    return out

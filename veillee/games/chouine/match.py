@@ -213,6 +213,12 @@ def observation(m: Match, seat: int) -> dict[str, Any]:
     return {"match": summary(m), "deal": views.observation(m.deal, seat)}
 
 
+def spectator_view(m: Match) -> dict[str, Any]:
+    """``{"match": summary, "deal": views.spectator_view(m.deal)}``: both hands face up, for a
+    table the computer plays on every seat (a demonstration) and nobody else."""
+    return {"match": summary(m), "deal": views.spectator_view(m.deal)}
+
+
 def to_json(m: Match) -> dict[str, Any]:
     """The match as plain JSON types; :func:`from_json` inverts it exactly."""
     return {

@@ -10,11 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from veillee.games.chouine.rules import (
+    BRISQUES,
     CARD_CODES,
+    CARD_INDEX,
     CHOUINE,
     DIX_DE_DER,
     HOW,
     KINDS,
+    POINTS,
     QUINTE,
     SUIT_LETTERS,
     State,
@@ -239,3 +242,42 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     obs["opponent_known"] = code_list(opponent_known_mask(state, seat))
     obs["unseen"] = code_list(unseen_mask(state, seat))
     return obs
+
+
+SEAT_PARTS = ("hand", "legal", "declaration_points", "card_choices", "refusals", "own_tricks")
+"""Parts of :func:`view` that belong to one seat's screen (its hand, what it may do, its own
+tricks); :func:`spectator_view` shows both hands instead."""
+
+
+def spectator_view(state: State) -> dict[str, Any]:
+    """The whole partie, both hands face up, for a table nobody plays (a demonstration, where
+    the computer holds both seats): never sent to a seat of a table a person plays.
+
+    The keys of :func:`view` except the one seat's parts (``seat`` is ``None``; no ``hand``,
+    ``legal``, ``declaration_points``, ``card_choices``, ``refusals``, ``own_tricks``;
+    ``opponent_last_trick`` is ``None``), plus ``hands`` (both, in display order), ``plays``
+    (every card played, in order: ``trick``, ``seat``, ``card``, ``points`` (its card points,
+    rules §1), ``brisque`` (bool), ``declaration``) and ``tricks`` (every completed trick:
+    ``trick``, ``cards``, ``winner``, ``points``). The talon's order stays hidden: a watcher
+    learns a card when it is drawn into a hand, as the table shows it.
+    """
+    out = {k: v for k, v in view(state, 0).items() if k not in SEAT_PARTS}
+    out["seat"] = None
+    out["opponent_last_trick"] = None
+    out["hands"] = [[CARD_CODES[c] for c in display_order(h, state.trump)] for h in state.hands]
+    plays = observation(state, 0)["plays"]
+    for play in plays:
+        card = CARD_INDEX[play["card"]]
+        play["points"] = POINTS[card]
+        play["brisque"] = bool(BRISQUES >> card & 1)
+    out["plays"] = plays
+    out["tricks"] = [
+        {
+            "trick": i,
+            "cards": _trick_cards(t),
+            "winner": t[3],
+            "points": POINTS[t[1]] + POINTS[t[2]],
+        }
+        for i, t in enumerate(state.tricks, start=1)
+    ]
+    return out

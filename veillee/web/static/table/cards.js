@@ -11,6 +11,16 @@ const SUIT_PATHS = {
   C: "M10 0 A5.2 5.2 0 0 1 14.2 8.3 A5.2 5.2 0 1 1 11 17 L12.5 24 L7.5 24 L9 17 A5.2 5.2 0 1 1 5.8 8.3 A5.2 5.2 0 0 1 10 0 Z",
 };
 const RED = new Set(["H", "D"]);
+// The Spanish pack (Aluette: veillee/cards.py SPANISH_48): coins O, cups C, batons B, swords S,
+// ranks A 2–9, J (sota), N (cavalière), K. Its signs and colours are its own; the codes overlap
+// the French ones (C, S), so a picture says which pack it is drawn from.
+const SPANISH_PATHS = {
+  O: "M10 2 A10 10 0 1 1 9.99 2 Z M10 6 A6 6 0 1 0 10.01 6 Z",
+  C: "M1 2 L19 2 C19 9 15 12 11.5 12.5 L11.5 18 L16 21 L16 24 L4 24 L4 21 L8.5 18 L8.5 12.5 C5 12 1 9 1 2 Z",
+  B: "M7 1 C10 0 13 1 13 4 L12 23 C12 24 8 24 8 23 L7 4 Z",
+  S: "M9 0 L11 0 L11.5 16 L16 16 L16 18 L11.5 18 L11.5 24 L8.5 24 L8.5 18 L4 18 L4 16 L8.5 16 Z",
+};
+const SPANISH_COURTS = new Set(["K", "N", "J"]);
 const COURTS = new Set(["K", "Q", "J"]);
 const JOKERS = new Set(["BJ", "LJ"]);
 
@@ -40,8 +50,12 @@ export function rankLabel(rank, t) {
   return t(`card.short.${rank}`);
 }
 
-/** "Jack of hearts" / "Valet de cœur"; "Big joker" / "Grand joker". */
-export function cardName(code, t) {
+/** "Jack of hearts" / "Valet de cœur"; "Big joker" / "Grand joker"; with ``pack`` "spanish",
+ * "Three of coins" / "Trois de deniers". */
+export function cardName(code, t, pack = "french") {
+  if (pack === "spanish") {
+    return t("card.name", { rank: t(`card.spanish.rank.${code[0]}`), suit: t(`card.spanish.suit.${code[1]}`) });
+  }
   if (JOKERS.has(code)) return t(`card.joker.${code}`);
   return t("card.name", { rank: t(`card.rank.${code[0]}`), suit: t(`card.suit.${code[1]}`) });
 }
@@ -66,8 +80,36 @@ function jokerFace(code, t) {
   return svg;
 }
 
-/** An <svg> face of ``code`` (60 × 90 units). */
-export function cardFace(code, t) {
+// A Spanish card: the same layout, its own suit signs, one colour per suit (the sign's shape,
+// not the colour, tells the suits apart).
+function spanishFace(code, t) {
+  const [rank, suit] = [code[0], code[1]];
+  const svg = el("svg", { viewBox: "0 0 60 90", class: `card-face spanish suit-${suit}`, "aria-hidden": "true", focusable: "false" });
+  svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 5, class: "card-paper" }));
+  const label = t(`card.spanish.short.${rank}`);
+  const sign = (x, y, scale) => el("path", { d: SPANISH_PATHS[suit], transform: `translate(${x} ${y}) scale(${scale})`, "fill-rule": "evenodd" });
+  for (const flip of [false, true]) {
+    const g = el("g", flip ? { transform: "rotate(180 30 45)" } : {});
+    const text = el("text", { x: 7.5, y: 14, class: "card-rank", "text-anchor": "middle" });
+    text.textContent = label;
+    g.append(text, sign(3.5, 17, 0.4));
+    svg.append(g);
+  }
+  if (SPANISH_COURTS.has(rank)) {
+    svg.append(el("rect", { x: 14, y: 18, width: 32, height: 54, rx: 3, class: "card-frame" }));
+    const letter = el("text", { x: 30, y: 52, class: "card-court", "text-anchor": "middle" });
+    letter.textContent = label;
+    svg.append(letter, sign(24, 56, 0.6), sign(24, 21, 0.6));
+  } else {
+    svg.append(sign(17, 30, 1.3));
+  }
+  return svg;
+}
+
+/** An <svg> face of ``code`` (60 × 90 units) from ``pack`` ("french", the default, or
+ * "spanish"). */
+export function cardFace(code, t, pack = "french") {
+  if (pack === "spanish") return spanishFace(code, t);
   if (JOKERS.has(code)) return jokerFace(code, t);
   const [rank, suit] = [code[0], code[1]];
   const svg = el("svg", { viewBox: "0 0 60 90", class: `card-face ${RED.has(suit) ? "red" : "black"}`, "aria-hidden": "true", focusable: "false" });
@@ -113,13 +155,14 @@ export function cardButton(code, t) {
   return button;
 }
 
-/** A small, non-interactive card picture with its name as alt text. */
-export function cardImage(code, t) {
+/** A small, non-interactive card picture with its name as alt text (``pack`` as for
+ * :func:`cardFace`). */
+export function cardImage(code, t, pack = "french") {
   const span = document.createElement("span");
   span.className = "mini-card";
   span.dataset.card = code;
   span.setAttribute("role", "img");
-  span.setAttribute("aria-label", cardName(code, t));
-  span.append(cardFace(code, t));
+  span.setAttribute("aria-label", cardName(code, t, pack));
+  span.append(cardFace(code, t, pack));
   return span;
 }

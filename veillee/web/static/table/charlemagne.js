@@ -7,6 +7,7 @@ import { cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
 import { Chat, hasChat } from "./chat.js";
+import { setUpMenu } from "./menu.js";
 import { Hand } from "./charlemagne/hand.js";
 import { showHandEnd } from "./charlemagne/hand_end.js";
 import { renderSeat } from "./charlemagne/seats.js";
@@ -301,6 +302,7 @@ function showStatus(kind) {
 }
 
 async function main() {
+  setUpMenu($("menu"));
   const t = await loadCatalog(lang);
   words = new Words(t);
   const token = sessionStorage.getItem(tokenKey);
