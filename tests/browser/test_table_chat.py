@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.async_api import Browser, Dialog, Page, expect
 
+from tests.browser.accessibility import axe_violations
 from tests.browser.conftest import PHONE
 from veillee.web import i18n
 
@@ -43,6 +44,13 @@ async def say(page: Page, text: str) -> None:
 
 def chat_texts(page: Page) -> Any:
     return page.get_by_test_id("chat-lines").get_by_test_id("chat-text")
+
+
+async def chat_axe_issues(page: Page) -> list[dict[str, Any]]:
+    """axe-core's findings of any impact on the chat's own elements (its button, its panel)."""
+    every = ("minor", "moderate", "serious", "critical")
+    found = await axe_violations(page, every)
+    return [v for v in found if any("chat" in node for node in v["nodes"])]
 
 
 async def test_two_seats_talk_and_markup_stays_text(browser: Browser, hooked_server: str) -> None:
@@ -91,6 +99,7 @@ async def test_two_seats_talk_and_markup_stays_text(browser: Browser, hooked_ser
         await expect(lines.first.locator(".chat-who")).to_have_text("Your opponent")
         for page in (desk, phone):
             assert await page.locator("#chat img, #chat script").count() == 0
+            assert await chat_axe_issues(page) == []
         await say(phone, "À toi de jouer")
         await expect(chat_texts(desk)).to_have_text(["Bonsoir !", MARKUP, "À toi de jouer"])
         who = desk.get_by_test_id("chat-lines").locator("li .chat-who")
