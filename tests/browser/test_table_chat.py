@@ -106,6 +106,7 @@ async def test_two_seats_talk_and_markup_stays_text(browser: Browser, hooked_ser
         await expect(who).to_have_text(["You", "You", "Your opponent"])
         await phone.get_by_test_id("chat-close").click()
         await expect(phone.get_by_test_id("chat")).to_be_hidden()
+        assert await hand.bounding_box() == hand_before  # the drawer came and went over it
 
         # After a reload: the same lines, still text, and what was read stays read.
         await phone.reload()
