@@ -29,7 +29,7 @@ async def test_each_play_button_says_its_length_and_the_table_keeps_its_word(
     ctx = await new_phone(browser, (390, 844), lang)
     page = await ctx.new_page()
     await page.goto(live_server + "/chouine")
-    buttons = page.locator("#game-page button[data-options]")
+    buttons = page.locator("#game-page button[data-options]:not([data-shared])")
     await expect(buttons).to_have_count(len(BEST_OF.values))
     first = buttons.first
     await expect(first).to_have_text(
@@ -40,7 +40,7 @@ async def test_each_play_button_says_its_length_and_the_table_keeps_its_word(
         label = i18n.t(lang, "chouine.page.play_computer", best_of=n)
         await expect(page.get_by_test_id(f"play-computer-{n}")).to_have_text(label)
     # The hint points at the table's menu, where the other lengths are.
-    await expect(page.locator(".hint")).to_contain_text("☰")
+    await expect(page.locator("[aria-labelledby=way-computer] .hint")).to_contain_text("☰")
     other = next(n for n in BEST_OF.values if n != BEST_OF.default)
     await page.get_by_test_id(f"play-computer-{other}").click()
     await page.wait_for_url("**/chouine/table/*")

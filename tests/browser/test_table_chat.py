@@ -96,14 +96,14 @@ async def test_two_seats_talk_and_markup_stays_text(browser: Browser, hooked_ser
         await expect(chat_texts(phone)).to_have_text(["Bonsoir !", MARKUP])
         await expect(badge).to_be_hidden()
         lines = phone.get_by_test_id("chat-lines").locator("li")
-        await expect(lines.first.locator(".chat-who")).to_have_text("Your opponent")
+        await expect(lines.first.locator(".chat-who")).to_have_text("Your friend")
         for page in (desk, phone):
             assert await page.locator("#chat img, #chat script").count() == 0
             assert await chat_axe_issues(page) == []
         await say(phone, "À toi de jouer")
         await expect(chat_texts(desk)).to_have_text(["Bonsoir !", MARKUP, "À toi de jouer"])
         who = desk.get_by_test_id("chat-lines").locator("li .chat-who")
-        await expect(who).to_have_text(["You", "You", "Your opponent"])
+        await expect(who).to_have_text(["You", "You", "Your friend"])
         await phone.get_by_test_id("chat-close").click()
         await expect(phone.get_by_test_id("chat")).to_be_hidden()
         assert await hand.bounding_box() == hand_before  # the drawer came and went over it

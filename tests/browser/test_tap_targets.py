@@ -9,7 +9,17 @@ from playwright.async_api import Browser, expect
 from tests.browser.chouine_page import new_phone
 from tests.browser.tap_targets import bar_lines, small_targets
 
-PAGES = ["/", "/chouine", "/scores", "/charlemagne", "/no-such-page"]
+PAGES = [
+    "/",
+    "/chouine",
+    "/scores",
+    "/charlemagne",
+    "/no-such-page",
+    "/scores/aluette",
+    "/chouine/how-to-play",
+    "/charlemagne/how-to-play",
+    "/scores/aluette/how-to-play",
+]
 
 
 @pytest.mark.parametrize("size", [(320, 568), (360, 640)], ids=["320", "360"])

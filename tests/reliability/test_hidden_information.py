@@ -5,6 +5,7 @@ seed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -212,6 +213,95 @@ async def _frames(ws: AsyncWebSocketSession, version: int) -> list[str]:
         assert message["type"] != "error", f"v{version}: {message}"
         if message["type"] == "state" and message["version"] == version:
             return texts
+
+
+async def test_a_shared_table_shows_each_seat_only_its_own_after_reloads_a_restart_and_resume(
+    app: FastAPI,
+) -> None:
+    """Two friends at a shared table made and joined over HTTP, each playing from its own
+    observation: every frame each socket receives (states, presence, acks), the answer of the
+    resume request for each seat's token, and everything after a seat reloads (a new socket) or
+    after the server restarts (a new table service on the same store, every socket again) is
+    scanned against what that seat may see at that moment."""
+    app.state.settings.max_messages_per_second = 10_000.0
+    app.state.tables = TableService(
+        app.state.store, app.state.bus, app.state.settings, autoplay=False, seed=SEED
+    )
+    game = find("chouine")
+    rng = random.Random(SEED + 1)
+    frames = resumes = reloads = parties = 0
+    transport = ASGIWebSocketTransport(app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+        made = await client.post(
+            "/api/tables", json={"game": "chouine", "options": {"best_of": 3}, "shared": True}
+        )
+        table_id = made.json()["table_id"]
+        joined = await client.post(f"/api/tables/{table_id}/seats")
+        tokens = {0: made.json()["token"], 1: joined.json()["token"]}
+        path = f"/ws/tables/{table_id}"
+
+        async def scan(seat: int, texts: list[str], what: str) -> None:
+            nonlocal frames
+            record = await app.state.tables.load(table_id)
+            hidden = hidden_from(record.data["match"]["deal"], seat)
+            for text in texts:
+                check_message(text, hidden, f"seed {SEED}, v{record.version}, seat {seat}, {what}")
+                frames += 1
+
+        pages = contextlib.AsyncExitStack()
+        sockets: dict[int, AsyncWebSocketSession] = {}
+
+        async def reload(first: int, version: int) -> None:
+            """Both pages go (their sockets close, last opened first) and come back, ``first``
+            first; every frame of the new sockets up to the table as it stands is scanned."""
+            nonlocal pages
+            await pages.aclose()
+            pages = contextlib.AsyncExitStack()
+            for seat in (first, 1 - first):
+                ws = await pages.enter_async_context(aconnect_ws(path, client))
+                hello = {"type": "hello", "token": tokens[seat], "version": version}
+                await ws.send_text(json.dumps(hello))
+                await scan(seat, await _frames(ws, version), "after a reload")
+                sockets[seat] = ws
+
+        try:
+            await reload(0, 1)
+            version = 1  # the friend's seat taken
+            while parties < 3:
+                if version % 5 == 0:  # the resume list, asked by each seat's browser
+                    for seat in (0, 1):
+                        held = {"seats": [{"table_id": table_id, "token": tokens[seat]}]}
+                        answer = await client.post("/api/tables/resume", json=held)
+                        await scan(seat, [answer.text], "resume list")
+                        resumes += 1
+                if version % 7 == 0:  # one seat reloads its page: a new socket
+                    await reload(version // 7 % 2, version)
+                    reloads += 1
+                if version == 40:  # the server restarts: a new service, every page again
+                    app.state.tables = TableService(
+                        app.state.store, app.state.bus, app.state.settings, autoplay=False
+                    )
+                    await reload(1, version)
+                record = await app.state.tables.load(table_id)
+                m = game.match.from_json(record.data["match"])
+                if game.match.deal_over(m):
+                    if not record.data["ready"]:
+                        parties += 1
+                    seat = next(s for s in (0, 1) if s not in record.data["ready"])
+                    change: dict[str, Any] = {"type": "next"}
+                else:
+                    seat = game.match.to_act(m)
+                    observation = game.match.observation(m, seat)["deal"]
+                    action = game.player.choose(observation, game.match.legal_actions(m), rng)
+                    change = {"type": "act", "action": str(action)}
+                change.update(client_id=f"s{version}", version=version)
+                await sockets[seat].send_text(json.dumps(change))
+                version += 1
+                for each, ws in sockets.items():
+                    await scan(each, await _frames(ws, version), "playing")
+        finally:
+            await pages.aclose()
+    assert parties >= 3 and resumes >= 10 and reloads >= 5 and frames > 3 * 60
 
 
 async def test_no_chat_line_reaches_a_socket_or_page_without_a_seat(app: FastAPI) -> None:

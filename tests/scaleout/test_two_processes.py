@@ -116,3 +116,34 @@ async def test_a_sheet_row_entered_on_one_process_shows_on_the_other(
             assert (live["version"], live["sheet"]["status"]["rows"]) == (1, [[0, 2]])
     finally:
         await a.state.store.delete(made.record.id)
+
+
+async def test_a_shared_table_across_two_processes_seats_and_shows_presence(
+    two: tuple[FastAPI, FastAPI],
+) -> None:
+    """The host's page on one process, the friend's on the other: the friend sits through the
+    second, and each sees the other come and go."""
+    a, b = two
+    made = await a.state.tables.create_shared_table("chouine", {"best_of": 3})
+    path = f"/ws/tables/{made.table_id}"
+    async with (
+        httpx.AsyncClient(transport=ASGIWebSocketTransport(a), base_url="http://t") as on_a,
+        httpx.AsyncClient(transport=ASGIWebSocketTransport(b), base_url="http://t") as on_b,
+        aconnect_ws(path, on_a) as host,
+    ):
+        await host.send_text(json.dumps({"type": "hello", "token": made.token}))
+        assert (await receive(host, "state"))["seated"] == [True, False]
+        assert (await receive(host, "presence"))["here"] == [0]
+        friend = (await on_b.post(f"/api/tables/{made.table_id}/seats")).json()
+        assert friend["seat"] == 1
+        assert (await receive(host, "state"))["seated"] == [True, True]
+        async with aconnect_ws(path, on_b) as ws:
+            await ws.send_text(json.dumps({"type": "hello", "token": friend["token"]}))
+            await receive(ws, "state")
+            # Its own process knows it at once, the host's a moment later (over Redis).
+            here = (await receive(ws, "presence"))["here"]
+            while here != [0, 1]:
+                assert here == [1]
+                here = (await receive(ws, "presence"))["here"]
+            assert (await receive(host, "presence"))["here"] == [0, 1]
+        assert (await receive(host, "presence"))["here"] == [0]

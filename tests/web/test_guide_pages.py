@@ -118,6 +118,8 @@ async def test_every_internal_link_of_the_guide_pages_answers_200_and_every_anch
                         answer = await follower.get(target, follow_redirects=True)
                         checked[target] = answer.status_code
                     assert checked[target] == 200, (path, href, checked[target])
+                    if fragment:  # a link into another page names an anchor it has
+                        assert fragment in (await outline(c, target, lang)).ids, (path, href)
     # Every guide page is linked from the home page or from another guide page.
     assert set(GUIDE_PAGES) <= set(checked)
 

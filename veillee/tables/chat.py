@@ -191,12 +191,18 @@ class TableChat:
         self.clock: Clock = clock or tables.live.clock
         self.feed = ChatFeed(self.bus, self.store)
 
+    @staticmethod
+    def open_to(record: Record, seat: object) -> bool:
+        """Whether ``seat`` may read and write the chat of the table ``record``: one of its
+        people's seats, at a table that has a chat (:func:`chat_open`)."""
+        doc = TableDoc.from_data(record.data)
+        return isinstance(seat, int) and seat in doc.humans and chat_open(doc)
+
     async def seated(self, table_id: str, seat: object) -> Record:
-        """The table, if ``seat`` is one of its people's and it has a chat. Raises Refusal:
+        """The table, if ``seat`` may talk at it (:meth:`open_to`). Raises Refusal:
         ``table_gone``, ``chat_closed`` (a table against the computer, or not a seat)."""
         record = await self.tables.load(table_id)
-        doc = TableDoc.from_data(record.data)
-        if not isinstance(seat, int) or seat not in doc.humans or not chat_open(doc):
+        if not self.open_to(record, seat):
             raise Refusal("chat_closed")
         return record
 

@@ -13,11 +13,11 @@ codes: 1008 foreign Origin, 4403 token refused, 4404 record gone, 4408 no hello 
 nothing heard for ``silence_timeout_s`` (pages ping every 10 s: a silent socket's network is
 gone).
 
-Presence: :class:`Presence` knows which viewer keys have a socket open on each record in this
-process; on a record whose kind shows it (``Behaviour.shows_presence``) each socket is sent
-:class:`~veillee.web.live_protocol.PresenceOut` after its first snapshot and whenever it changes,
-so a seat sees another go away (its page closed, or its network silent past the timeout) and
-come back.
+Presence: :class:`~veillee.web.presence.Presence` knows which viewer keys have a socket open on
+each record, in this process and the others; on a record whose kind shows it
+(``Behaviour.shows_presence``) each socket is sent :class:`~veillee.web.live_protocol.PresenceOut`
+after its first snapshot and whenever it changes, so a seat sees another go away (its page
+closed, or its network silent past the timeout) and come back.
 
 Side: what a socket serves beside its record and outside its versions (a table's chat) is the
 behaviour's :class:`Side`, opened once the socket is greeted and closed when it goes; frames
@@ -56,6 +56,7 @@ from veillee.web.live_protocol import (
     SideMessage,
     error_out,
 )
+from veillee.web.presence import Presence
 
 OPEN_SOCKETS = Gauge("veillee_sockets", "Live websockets open in this process", ["endpoint"])
 REFUSED = Counter(
@@ -104,9 +105,9 @@ class Behaviour(Protocol):
         """Called once a socket that held ``key`` has closed (a demonstration table is dropped
         when its spectator leaves)."""
 
-    async def side(self, session: Session) -> Side | None:
-        """What ``session`` is served beside its record once greeted (a table's chat), or
-        None."""
+    async def side(self, session: Session, record: Record) -> Side | None:
+        """What ``session`` is served beside its record once greeted with ``record`` (a table's
+        chat), or None."""
 
 
 class Side(Protocol):
@@ -240,47 +241,16 @@ class Session:
             return  # the page has gone; the receiving side ends the session
 
 
-class Presence:
-    """The sessions open on each record of one kind in this process, by record id: who is there
-    (their viewer keys), told to each of them whenever it changes."""
-
-    def __init__(self) -> None:
-        self._sessions: dict[str, set[Session]] = {}
-
-    def here(self, record_id: str) -> list[Any]:
-        """The viewer keys with a session open on ``record_id``, sorted, each once."""
-        keys = {s.key for s in self._sessions.get(record_id, ())}
-        return sorted(keys, key=repr)
-
-    def enter(self, session: Session) -> None:
-        """``session`` is at its record (authenticated and sent its first snapshot)."""
-        self._sessions.setdefault(session.record_id, set()).add(session)
-        self._tell(session.record_id)
-
-    def leave(self, session: Session) -> None:
-        """``session`` has gone."""
-        sessions = self._sessions.get(session.record_id)
-        if sessions is None or session not in sessions:
-            return
-        sessions.discard(session)
-        if not sessions:
-            del self._sessions[session.record_id]
-        self._tell(session.record_id)
-
-    def _tell(self, record_id: str) -> None:
-        here = self.here(record_id)
-        for session in self._sessions.get(record_id, ()):
-            session.push_presence(here)
-
-
 _PRESENCE: weakref.WeakKeyDictionary[LiveRecords, Presence] = weakref.WeakKeyDictionary()
 
 
 def presence(records: LiveRecords) -> Presence:
-    """The :class:`Presence` of ``records``' kind in this process."""
+    """The :class:`~veillee.web.presence.Presence` of ``records``' kind in this process."""
     found = _PRESENCE.get(records)
     if found is None:
-        found = _PRESENCE[records] = Presence()
+        found = _PRESENCE[records] = Presence(
+            records.bus, lambda record_id: f"presence:{records.channel(record_id)}"
+        )
     return found
 
 
@@ -353,31 +323,34 @@ async def follow_and_listen(session: Session) -> None:
     behaviour = session.behaviour
     at = presence(behaviour.records)
     async with behaviour.records.fanout.watch(session.record_id, session):
-        if not await send_greeting(session):
+        greeted = await send_greeting(session)
+        if greeted is None:
             return
         follower = asyncio.create_task(session.follow())
-        at.enter(session)
         try:
-            session.side = await behaviour.side(session)
+            if session.shows_presence:
+                await at.enter(session)
+            session.side = await behaviour.side(session, greeted)
             await listen(session)
         finally:
-            at.leave(session)
+            await at.leave(session)
             if session.side is not None:
                 await session.side.close()
             follower.cancel()
             await asyncio.gather(follower, return_exceptions=True)
 
 
-async def send_greeting(session: Session) -> bool:
-    """The answer to a hello: the record as it is now (or the gone code, and the close)."""
+async def send_greeting(session: Session) -> Record | None:
+    """The answer to a hello: the record as it is now, returned as sent (or the gone code, and
+    the close: None)."""
     try:
         record = await session.send_current()
     except Refusal as gone:
         await session.refuse(gone.reason, 4404)
-        return False
+        return None
     session.behaviour.greeted(record)
     session.shows_presence = session.behaviour.shows_presence(record)
-    return True
+    return record
 
 
 async def listen(session: Session) -> None:
@@ -396,7 +369,7 @@ async def listen(session: Session) -> None:
         if isinstance(message, Ping):
             await session.send(PongOut())
         elif isinstance(message, Hello):
-            if not await authenticate(session, message) or not await send_greeting(session):
+            if not await authenticate(session, message) or await send_greeting(session) is None:
                 return
         elif isinstance(message, SideMessage):
             if session.side is None:

@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
-from veillee.store import ChatLine
+from veillee.store import ChatLine, Record
 from veillee.tables import Refusal
 from veillee.tables.chat import TableChat
 from veillee.web.live_protocol import AckOut
@@ -52,11 +52,10 @@ class ChatSide:
         self._watching = contextlib.AsyncExitStack()
         self._task: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
-        """Follow the table's chat if this socket's seat may read it."""
-        try:
-            await self.chat.seated(self.table_id, self.session.key)
-        except Refusal:
+    async def start(self, record: Record) -> None:
+        """Follow the table's chat if this socket's seat may read it (``record``: the table as
+        the socket was greeted with it)."""
+        if not self.chat.open_to(record, self.session.key):
             return
         await self._watching.enter_async_context(self.chat.feed.watch(self.table_id, self))
         self.open = True

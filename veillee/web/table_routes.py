@@ -315,10 +315,10 @@ class TableSocket:
         if seat == SPECTATOR:
             await self.service.end_demo(table_id)
 
-    async def side(self, session: Session) -> ChatSide:
+    async def side(self, session: Session, record: Record) -> ChatSide:
         # Beside the table, its chat (veillee.web.table_chat): open to its people only.
         chat = ChatSide(session.ws.app.state.chat, session)
-        await chat.start()
+        await chat.start(record)
         return chat
 
 

@@ -244,7 +244,7 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     return obs
 
 
-SEAT_PARTS = ("hand", "legal", "declaration_points", "card_choices", "refusals", "own_tricks")
+SEAT_PARTS = ("hand", "legal", "card_choices", "refusals", "own_tricks")
 """Parts of :func:`view` that belong to one seat's screen (its hand, what it may do, its own
 tricks); :func:`spectator_view` shows both hands instead."""
 
@@ -254,7 +254,7 @@ def spectator_view(state: State) -> dict[str, Any]:
     the computer holds both seats): never sent to a seat of a table a person plays.
 
     The keys of :func:`view` except the one seat's parts (``seat`` is ``None``; no ``hand``,
-    ``legal``, ``declaration_points``, ``card_choices``, ``refusals``, ``own_tricks``;
+    ``legal``, ``card_choices``, ``refusals``, ``own_tricks``;
     ``opponent_last_trick`` is ``None``), plus ``hands`` (both, in display order), ``plays``
     (every card played, in order: ``trick``, ``seat``, ``card``, ``points`` (its card points,
     rules §1), ``brisque`` (bool), ``declaration``) and ``tricks`` (every completed trick:

@@ -89,7 +89,8 @@ function chouineCaptions(before, after) {
     const play = after.plays[index];
     out.push(playCaption(after.plays, index));
     if (play.declaration) {
-      out.push(t("guide.cap.declare", { name: seatName(play.seat), declaration: declarationWords(play.declaration) }));
+      const key = play.declaration.suit === after.trump ? "guide.cap.declare.trump" : "guide.cap.declare";
+      out.push(t(key, { name: seatName(play.seat), declaration: declarationWords(play.declaration) }));
     }
   }
   if (after.tricks.length > before.tricks.length) {
@@ -105,8 +106,8 @@ function chouineCaptions(before, after) {
     } else if (result.winner === null) {
       out.push(t("guide.cap.chouine.tie", { a: result.totals[0] }));
     } else {
-      const loser = 1 - result.winner;
-      out.push(t("guide.cap.chouine.won", { name: seatName(result.winner), a: result.totals[result.winner], b: result.totals[loser] }));
+      const other = result.totals.find((_, seat) => seat !== result.winner);
+      out.push(t("guide.cap.chouine.won", { name: seatName(result.winner), a: result.totals[result.winner], b: other }));
     }
   }
   return out;
@@ -132,7 +133,7 @@ function charlemagneCaptions(before, after) {
     out.push(t("guide.cap.kitty", { name: seatName(after.bidder), cards: cardList(after.kitty) }));
   }
   if (after.blind_card && !before.blind_card) {
-    out.push(t("guide.cap.blind", { name: seatName((after.bidder + 2) % 4), card: card(after.blind_card) }));
+    out.push(t("guide.cap.blind", { name: seatName(after.sitting_out), card: card(after.blind_card) }));
   }
   if (after.discards.length && !before.discards.length) {
     out.push(t("guide.cap.discard", { name: seatName(after.bidder), cards: cardList(after.discards) }));
@@ -258,7 +259,8 @@ function show(state) {
 
 function finish() {
   over = true;
-  clearTimeout(timer);
+  // Nothing more to watch: closing the socket lets the server drop the table now.
+  stop();
   $("watch-end").hidden = false;
   controls.play.textContent = t("guide.watch.again");
   setControls();

@@ -25,6 +25,7 @@ export class LiveConnection {
    * onSnapshot(message): the record as this page may see it.
    * onAck(message), onError(message): the server's answers; an error naming no change is about
    * the connection or a frame. A change dropped as rate_limited or busy is sent again instead.
+   * onOther(message): any other message (a table's "presence").
    * onStatus(status): "online" (the first snapshot), "back" (the first snapshot after trouble),
    * "offline" (the browser is offline), "reconnecting", "lost" (the token was refused or the
    * record is gone: no more tries).
@@ -37,12 +38,13 @@ export class LiveConnection {
    * server then stores as v + 1, was made on v + 1: its `version` moves on with it. (A change
    * by anyone else in between leaves it at v, to be refused as made on a version gone by.)
    */
-  constructor({ path, token, lang, snapshot, onSnapshot, onAck, onError, onStatus, showsOwnChanges }) {
+  constructor({ path, token, lang, snapshot, onSnapshot, onAck, onError, onStatus, onOther, showsOwnChanges }) {
     Object.assign(this, { path, token, lang, snapshot, onSnapshot });
     this.showsOwnChanges = Boolean(showsOwnChanges);
     this.onAck = onAck || (() => {});
     this.onError = onError || (() => {});
     this.onStatus = onStatus || (() => {});
+    this.onOther = onOther || (() => {});
     this.version = null;
     this.queue = []; // changes not yet answered, oldest first; the first one is on the wire
     this.answers = new Map(); // client id -> who hears that change's answer (see send)
@@ -127,7 +129,9 @@ export class LiveConnection {
       return;
     }
     this.tell("reconnecting");
-    const wait = Math.min(5000, 300 * 2 ** this.retries);
+    // Backoff with jitter: pages dropped together (a server restart) do not all come back at
+    // the same instant.
+    const wait = Math.min(5000, 300 * 2 ** this.retries) * (0.5 + Math.random() / 2);
     this.retries += 1;
     this.retryTimer = setTimeout(() => this.open(), wait);
   }
@@ -182,6 +186,7 @@ export class LiveConnection {
       if (message.client_id) this.settle(message.client_id);
       (answered || this.onError)(message);
     } else {
+      this.onOther(message);
       this.emit(message.type, message);
     }
   }

@@ -39,7 +39,7 @@ export function hasChat(state) {
 export class Chat {
   /**
    * conn: the page's LiveConnection; t: its translator; lang: "fr" | "en"; tableId; seat: this
-   * page's seat; seatName(seat): how the page calls a seat ("Your partner", "Your opponent").
+   * page's seat; seatName(seat): how the page calls a seat ("Partner", "Your friend").
    */
   constructor({ conn, t, lang, tableId, seat, seatName }) {
     Object.assign(this, { conn, t, seat, seatName });

@@ -4,6 +4,10 @@
 // and what the count adds up to, all come with the view; the match lengths on offer come from
 // the game's declaration (rendered into the page).
 //
+// At a shared table (two friends, docs/protocol.md §1b) the page also takes its seat through the
+// link when this browser has none, shows the link and the time left while the other seat is
+// open, whether the friend is here (presence), and who is ready for the next partie.
+//
 // Two lessons hold the page together (shared/UI.md): a message lives as long as the state it is
 // about (a refusal goes with the version it was shown at), and nothing above the hand changes
 // height while the player can tap (table.css reserves every row).
@@ -13,13 +17,14 @@ import { loadCatalog } from "../live/i18n.js";
 import { Chat, hasChat } from "./chat.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
+import { keepSeat, seatToken } from "./seats.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
 const tableId = root.dataset.tableId;
 const lang = root.dataset.lang;
 const trickPauseMs = Number(root.dataset.trickPauseMs || 0);
-const tokenKey = `veillee.seat.${tableId}`;
+const game = root.dataset.game;
 
 let t = (key) => key;
 let current = null; // the last StateOut
@@ -34,6 +39,8 @@ let restartChoice = null; // the restart waiting for the player's confirmation
 let connectionDown = false;
 const FROM_SERVER = "next state";
 let refusalVersion = null; // the version the refusal on show is about (or FROM_SERVER)
+let here = null; // the seats with a page open (shared tables), from the server's "presence"
+let waitingTimer = null;
 
 // Something of the match would be lost by a restart: a partie won, or a card played or declared.
 function inProgress(state) {
@@ -48,6 +55,11 @@ function inProgress(state) {
 function declarationLabel(decl) {
   const suit = decl.suit ? t(`card.suit.${decl.suit}`) : "";
   return t(`chouine.decl.${decl.kind}`, { suit, points: decl.points });
+}
+
+// Whether the other seat is a person (a shared table) rather than the computer.
+function friendly(state) {
+  return state.seats[1 - state.seat] !== "computer";
 }
 
 function clear(node) {
@@ -80,7 +92,9 @@ function send(change) {
   sending = true;
   root.dataset.state = "sending";
   hideRefusal();
-  conn.send({ ...change, version: change.type === "new_match" ? undefined : current?.version });
+  // "next" goes without a version: the two seats' presses must not refuse each other.
+  const unversioned = change.type === "new_match" || change.type === "next";
+  conn.send({ ...change, version: unversioned ? undefined : current?.version });
 }
 
 function play(action, card) {
@@ -127,10 +141,9 @@ function nudgeBanner() {
 }
 
 function onCardClick(card) {
-  if (connectionDown) {
-    nudgeBanner();
-    return;
-  }
+  // While the connection is down a tap is not lost: a legal card is sent when it is back, made
+  // on the version on show (the server refuses it, in words, if the table has moved on).
+  if (connectionDown) nudgeBanner();
   const ways = choicesFor(card);
   if (sending || ways.length === 0) {
     const reason = sending ? "not_your_turn" : current.view.deal.refusals?.[card] ?? "not_your_turn";
@@ -278,7 +291,7 @@ function turnLine(state) {
   const match = state.view.match;
   if (match.over) return t("chouine.turn.match_over");
   if (deal.to_act === null) return t("chouine.turn.partie_over");
-  if (deal.to_act !== state.seat) return t("chouine.turn.computer");
+  if (deal.to_act !== state.seat) return friendly(state) ? t("friend.turn.friend") : t("chouine.turn.computer");
   if (deal.prompt === "seven") return t("chouine.turn.prompt");
   return deal.trick.length === 0 ? t("chouine.turn.lead") : t("chouine.turn.follow");
 }
@@ -287,12 +300,64 @@ function renderMatch(state) {
   const match = state.view.match;
   const seat = state.seat;
   const other = 1 - seat;
-  $("score").textContent = t("chouine.match.score", { you: match.wins[seat], them: match.wins[other] });
+  const scoreKey = friendly(state) ? "friend.match.score" : "chouine.match.score";
+  $("score").textContent = t(scoreKey, { you: match.wins[seat], them: match.wins[other] });
   $("match-line").textContent = t("chouine.match.line", { best_of: match.best_of, partie: match.partie });
   // The menu offers every other match length the game has (rendered from its declaration).
+  // Nobody restarts a shared table's match alone: a new match is agreed after the last count.
   for (const button of document.querySelectorAll("#menu [data-best-of]")) {
-    button.hidden = Number(button.dataset.bestOf) === match.best_of;
+    button.hidden = state.shared || Number(button.dataset.bestOf) === match.best_of;
   }
+}
+
+// The waiting screen of a shared table with an open seat: the link to send, and the time left.
+function renderSeating(state) {
+  const seating = state.seated.includes(false);
+  $("waiting").hidden = !seating;
+  clearInterval(waitingTimer);
+  if (!seating) return false;
+  $("share-link").value = `${location.origin}/${game}/table/${tableId}`;
+  const tick = () => {
+    const left = Math.max(0, Math.round((Date.parse(state.expires_at) - Date.now()) / 1000));
+    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    $("waiting-time").textContent = left > 0 ? t("friend.waiting.time", { time }) : t("friend.waiting.time_up");
+  };
+  tick();
+  waitingTimer = setInterval(tick, 1000);
+  return true;
+}
+
+// Whether the friend's page is open: shown beside their name at a shared table.
+function renderPresence() {
+  const badge = $("opp-presence");
+  if (!current || !current.shared || here === null) {
+    badge.hidden = true;
+    return;
+  }
+  const there = here.includes(1 - current.seat);
+  badge.hidden = false;
+  badge.dataset.here = String(there);
+  // A mark (filled: here, hollow: away) and the word; where the row is narrow only the mark
+  // shows, the word staying for screen readers and as the tooltip.
+  const word = there ? t("friend.presence.here") : t("friend.presence.away");
+  const mark = document.createElement("span");
+  mark.className = "presence-mark";
+  mark.setAttribute("aria-hidden", "true");
+  mark.textContent = there ? "●" : "○";
+  const words = document.createElement("span");
+  words.className = "presence-word";
+  words.textContent = word;
+  badge.title = word;
+  badge.replaceChildren(mark, words);
+}
+
+function onPresence(seats) {
+  const before = here === null || !current ? null : here.includes(1 - current.seat);
+  here = seats;
+  renderPresence();
+  if (!current || !current.shared || before === null) return;
+  const now = here.includes(1 - current.seat);
+  if (now !== before) announce(now ? t("friend.presence.back") : t("friend.presence.went"));
 }
 
 function render(state) {
@@ -312,6 +377,9 @@ function render(state) {
   root.dataset.trump = deal.trump;
 
   renderMatch(state);
+  $("opp-name").textContent = friendly(state) ? t("friend.name") : t("chouine.table.computer");
+  renderPresence();
+  const seating = renderSeating(state);
   // Opponent.
   const backs = $("opp-hand");
   clear(backs);
@@ -359,8 +427,11 @@ function render(state) {
   if (deal.outcome) showCount(state, t);
   else if ($("count").open) $("count").close();
 
+  const ready = state.shared && state.ready.includes(seat);
   let status = "waiting";
-  if (match.over) status = "match-over";
+  if (seating) status = "seating";
+  else if (ready) status = "ready"; // waiting for the friend to be ready too
+  else if (match.over) status = "match-over";
   else if (deal.to_act === null) status = "count";
   else if (mine && deal.prompt === "seven") status = "prompt";
   else if (mine) status = "my-turn";
@@ -373,7 +444,8 @@ function render(state) {
     const key = `${match.partie}:${entry.card}`;
     if (!announced.has(key)) {
       announced.add(key);
-      if (previous) news.push(t("chouine.live.computer_plays", { card: cardName(entry.card, t) }));
+      const plays = friendly(state) ? "friend.live.plays" : "chouine.live.computer_plays";
+      if (previous) news.push(t(plays, { card: cardName(entry.card, t) }));
     }
   }
   if (!previous || turnLine(previous) !== line || news.length) news.push(line);
@@ -413,6 +485,12 @@ function showStatus(status) {
     bannerTimer = setTimeout(() => { banner.hidden = true; }, 1500);
   } else if (status === "lost") {
     banner.hidden = true;
+    // A shared table nobody sat at within its time: say so.
+    if (current && current.seated.includes(false)) {
+      $("lost").querySelector("p").textContent = t("friend.waiting.expired");
+      clearInterval(waitingTimer);
+      $("waiting").hidden = true;
+    }
     $("lost").hidden = false;
     root.dataset.state = "lost";
   }
@@ -430,12 +508,75 @@ function restartAs(bestOf) {
   $("restart").showModal();
 }
 
+// No seat here yet: this is a shared table's link. Take its open seat (and keep the token in
+// localStorage), or say the table is full, or gone.
+async function takeSeat() {
+  let response;
+  try {
+    response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, { method: "POST" });
+  } catch {
+    showStatus("lost");
+    return null;
+  }
+  if (response.status === 201) {
+    const seat = await response.json();
+    keepSeat(tableId, seat.token, true);
+    return seat.token;
+  }
+  const refusal = await response.json().catch(() => ({}));
+  if (refusal.code === "table_full") {
+    $("full").hidden = false;
+    root.dataset.state = "full";
+  } else {
+    showStatus("lost");
+  }
+  return null;
+}
+
+async function copyLink() {
+  const input = $("share-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select(); // no clipboard (a page served over plain http): copy by hand
+    document.execCommand("copy");
+  }
+  $("copied").textContent = t("friend.waiting.copied");
+}
+
+function setUpSharing() {
+  $("copy-link").addEventListener("click", copyLink);
+  $("share-link").addEventListener("focus", () => $("share-link").select());
+  const share = $("share-link-button");
+  if (typeof navigator.share !== "function") return;
+  share.hidden = false;
+  share.addEventListener("click", () => {
+    const text = t("friend.waiting.share_text", { best_of: current?.view.match.best_of ?? "" });
+    navigator.share({ title: document.title, text, url: $("share-link").value }).catch(() => {});
+  });
+}
+
+// "Leave the table" asks first: a shared seat is kept (the resume list finds it), a computer
+// match is not.
+function setUpLeave() {
+  $("leave").addEventListener("click", (event) => {
+    event.preventDefault();
+    const shared = current ? current.shared : true;
+    $("leave-text").textContent = shared ? t("friend.leave.shared") : t("friend.leave.computer");
+    $("leave-confirm").showModal();
+  });
+  $("leave-yes").addEventListener("click", () => location.assign($("leave").href));
+  $("leave-no").addEventListener("click", () => $("leave-confirm").close());
+}
+
 async function main() {
   t = await loadCatalog(lang);
   setUpMenu($("menu"));
-  const token = sessionStorage.getItem(tokenKey);
+  setUpLeave();
+  setUpSharing();
+  const token = seatToken(tableId) ?? (await takeSeat());
   if (!token) {
-    showStatus("lost");
+    if (root.dataset.state !== "full") showStatus("lost");
     return;
   }
   $("hand").addEventListener("keydown", onHandKey);
@@ -467,8 +608,16 @@ async function main() {
     if (restart) restart();
   });
   $("restart-no").addEventListener("click", () => { restartChoice = null; $("restart").close(); });
-  $("next-partie").addEventListener("click", () => { $("count").close(); send({ type: "next" }); });
+  // At a shared table the count stays until both are ready; its foot says who is.
+  $("next-partie").addEventListener("click", () => {
+    if (!current.shared) $("count").close();
+    send({ type: "next" });
+  });
   $("new-match").addEventListener("click", () => {
+    if (current.shared) {
+      send({ type: "next" }); // a new match once both ask, with the same length
+      return;
+    }
     $("count").close();
     send({ type: "new_match", options: { best_of: current.view.match.best_of } });
   });
@@ -480,7 +629,7 @@ async function main() {
     snapshot: "state",
     onSnapshot: (state) => {
       if (!chat && hasChat(state)) {
-        chat = new Chat({ conn, t, lang, tableId, seat: state.seat, seatName: () => t("chat.opponent") });
+        chat = new Chat({ conn, t, lang, tableId, seat: state.seat, seatName: () => t("friend.name") });
       }
       render(state);
     },
@@ -492,6 +641,9 @@ async function main() {
       announce(error.message);
     },
     onStatus: (status) => showStatus(status === "offline" ? "reconnecting" : status),
+    onOther: (message) => {
+      if (message.type === "presence") onPresence(message.here);
+    },
   });
   conn.open();
 }

@@ -19,17 +19,46 @@ function row(label, values, className) {
   return tr;
 }
 
-function partieTitle(outcome, seat, t) {
-  if (outcome.chouine !== null && outcome.chouine !== undefined) {
-    return outcome.chouine === seat ? t("chouine.count.chouine_you") : t("chouine.count.chouine_computer");
-  }
-  if (outcome.winner === null) return t("chouine.count.tie");
-  return outcome.winner === seat ? t("chouine.count.you_win") : t("chouine.count.computer_wins");
+// The other seat's words: the computer's, or (at a shared table) the friend's.
+function words(state) {
+  const friend = Boolean(state.seats) && state.seats[1 - state.seat] !== "computer";
+  return friend
+    ? { name: "friend.name", chouine: "friend.count.chouine", wins: "friend.count.wins", match: "friend.match.wins" }
+    : {
+      name: "chouine.table.computer",
+      chouine: "chouine.count.chouine_computer",
+      wins: "chouine.count.computer_wins",
+      match: "chouine.match.computer_wins",
+    };
 }
 
-function matchTitle(match, seat, t) {
+function partieTitle(outcome, seat, t, other) {
+  if (outcome.chouine !== null && outcome.chouine !== undefined) {
+    return outcome.chouine === seat ? t("chouine.count.chouine_you") : t(other.chouine);
+  }
+  if (outcome.winner === null) return t("chouine.count.tie");
+  return outcome.winner === seat ? t("chouine.count.you_win") : t(other.wins);
+}
+
+function matchTitle(match, seat, t, other) {
   const score = { you: match.wins[seat], them: match.wins[1 - seat] };
-  return match.winner === seat ? t("chouine.match.you_win", score) : t("chouine.match.computer_wins", score);
+  return match.winner === seat ? t("chouine.match.you_win", score) : t(other.match, score);
+}
+
+// At a shared table the next partie (or match) comes once both have asked: the foot says who
+// is waiting for whom, and the button of a seat that has asked waits too.
+function renderReady(state, t) {
+  const line = document.getElementById("ready-line");
+  const ready = state.shared ? state.ready ?? [] : [];
+  const mine = ready.includes(state.seat);
+  const theirs = ready.includes(1 - state.seat);
+  let text = "";
+  if (mine) text = t("friend.ready.waiting");
+  else if (theirs) text = state.view.match.over ? t("friend.ready.them_match") : t("friend.ready.them");
+  line.textContent = text;
+  line.hidden = !state.shared;
+  document.getElementById("next-partie").disabled = mine;
+  document.getElementById("new-match").disabled = mine;
 }
 
 export function showCount(state, t) {
@@ -39,20 +68,21 @@ export function showCount(state, t) {
   const outcome = deal.outcome;
   const seat = state.seat;
   const seats = [seat, 1 - seat];
-  const names = [t("chouine.table.you"), t("chouine.table.computer")];
+  const other = words(state);
+  const names = [t("chouine.table.you"), t(other.name)];
 
   const head = document.getElementById("count-head");
   const title = cell("h2", "");
   title.id = "count-title";
   if (match.over) {
-    title.textContent = matchTitle(match, seat, t);
+    title.textContent = matchTitle(match, seat, t, other);
     title.className = "match-result";
     title.dataset.testid = "match-result";
-    const partie = cell("h3", t("chouine.count.partie", { partie: match.partie, result: partieTitle(outcome, seat, t) }), "count-partie");
+    const partie = cell("h3", t("chouine.count.partie", { partie: match.partie, result: partieTitle(outcome, seat, t, other) }), "count-partie");
     partie.dataset.testid = "count-partie";
     head.replaceChildren(title, partie);
   } else {
-    title.textContent = partieTitle(outcome, seat, t);
+    title.textContent = partieTitle(outcome, seat, t, other);
     title.dataset.testid = "count-title";
     head.replaceChildren(title);
   }
@@ -108,6 +138,7 @@ export function showCount(state, t) {
 
   document.getElementById("next-partie").hidden = match.over;
   document.getElementById("new-match").hidden = !match.over;
+  renderReady(state, t);
   if (!dialog.open) dialog.showModal();
   dialog.querySelector(".panel-body").scrollTop = 0;
 }

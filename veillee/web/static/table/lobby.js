@@ -1,22 +1,28 @@
-// The game page: "Play against the computer" buttons (Chouine: one per match length the game
-// offers, rendered from the game's declaration), each with the table options it asks for as JSON
-// in data-options. A button makes a computer table, keeps the seat token in this tab's
-// sessionStorage (closing the tab ends the match) and opens the table.
+// The game page's ways in, each button with the table options it asks for as JSON in
+// data-options (rendered from the game's declaration):
+// - "Play against the computer": a computer table; the seat token goes to this tab's
+//   sessionStorage (closing the tab ends the match);
+// - "with a friend" (data-shared): a shared table; the seat token goes to localStorage (the
+//   table survives closing the tab, and the resume list finds it again), and the table page
+//   shows the link to send while it waits for the friend.
+import { keepSeat } from "./seats.js";
+
 const page = document.getElementById("game-page");
 const buttons = [...page.querySelectorAll("button[data-options]")];
 
 async function play(button) {
   for (const each of buttons) each.disabled = true;
   const options = JSON.parse(button.dataset.options);
+  const shared = button.dataset.shared === "true";
   try {
     const response = await fetch("/api/tables", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ game: page.dataset.game, options }),
+      body: JSON.stringify({ game: page.dataset.game, options, shared }),
     });
     if (!response.ok) throw new Error(String(response.status));
     const table = await response.json();
-    sessionStorage.setItem(`veillee.seat.${table.table_id}`, table.token);
+    keepSeat(table.table_id, table.token, shared);
     location.assign(table.url);
   } catch {
     document.getElementById("play-error").hidden = false;

@@ -1,0 +1,168 @@
+"""A shared table survives the tab: the friend closes it and comes back through the resume list
+(the host sees them away, then back), a reload mid-partie keeps everything, leaving asks first
+and keeps the seat, a tap made offline is sent on return, and a table nobody sat at closes
+after its time with a note on the waiting screen and in the resume list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.chouine_page import Server, open_menu, play_a_card
+from tests.browser.friend_table import make_shared_table, open_link, table_state
+
+HAND = "cards => cards.map(c => c.dataset.card)"
+
+
+async def seated_pair(browser: Browser, page: Page, base: str) -> tuple[Page, object]:
+    """A host on ``page`` and a friend in a browser of its own, both at the table."""
+    link = await make_shared_table(page, base, 3)
+    ctx, friend = await open_link(browser, link)
+    for each in (page, friend):
+        await expect(each.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+    return friend, ctx
+
+
+async def whose_turn(host: Page, friend: Page) -> tuple[Page, Page]:
+    """(the page whose turn it is, the other), once one of them may play."""
+    while True:
+        for me, other in ((host, friend), (friend, host)):
+            state, _ = await table_state(me)
+            if state == "my-turn":
+                return me, other
+        await me.wait_for_timeout(30)
+
+
+async def test_the_friend_closes_the_tab_and_comes_back_through_the_resume_list(
+    live_server: str, browser: Browser, page: Page
+) -> None:
+    friend, ctx = await seated_pair(browser, page, live_server)
+    try:
+        mover, _ = await whose_turn(page, friend)
+        await play_a_card(mover)
+        for each in (page, friend):  # the friend's seat taken, and one card played
+            await expect(each.locator("#table")).to_have_attribute("data-version", "2")
+        await expect(page.get_by_test_id("opponent-presence")).to_have_text("●Here")
+        hand = await friend.locator("#hand button.card").evaluate_all(HAND)
+        _, version = await table_state(page)
+        await friend.close()
+        await expect(page.get_by_test_id("opponent-presence")).to_have_text("○Away")
+        # The friend comes back to the site: the home page lists the table.
+        again = await ctx.new_page()  # type: ignore[attr-defined]
+        await again.goto(live_server + "/")
+        item = again.get_by_test_id("resume-item")
+        await expect(item).to_have_count(1)
+        await expect(item).to_contain_text("Chouine")
+        await expect(item).to_contain_text("You 0 – 0 Friend")
+        await expect(item).to_contain_text("47 hours left")
+        turn = "Your turn" if mover is not friend else "Your friend's turn"
+        await expect(item).to_contain_text(turn)
+        await item.get_by_role("link").click()
+        await again.wait_for_url("**/chouine/table/*")
+        await expect(again.locator("#table")).to_have_attribute("data-version", str(version))
+        assert await again.locator("#hand button.card").evaluate_all(HAND) == hand
+        await expect(page.get_by_test_id("opponent-presence")).to_have_text("●Here")
+        await expect(again.get_by_test_id("opponent-presence")).to_have_text("●Here")
+    finally:
+        await ctx.close()  # type: ignore[attr-defined]
+
+
+async def test_a_reload_mid_partie_keeps_the_seat_the_hand_and_the_turn(
+    live_server: str, browser: Browser, page: Page
+) -> None:
+    friend, ctx = await seated_pair(browser, page, live_server)
+    try:
+        for _ in range(3):
+            mover, _ = await whose_turn(page, friend)
+            _, before = await table_state(mover)
+            await play_a_card(mover)
+            for each in (page, friend):
+                await expect(each.locator("#table")).to_have_attribute(
+                    "data-version", str(before + 1)
+                )
+        for each in (friend, page):  # seat 1, then seat 0
+            hand = await each.locator("#hand button.card").evaluate_all(HAND)
+            state, version = await table_state(each)
+            turn = await each.get_by_test_id("turn-line").inner_text()
+            await each.reload()
+            await expect(each.locator("#table")).to_have_attribute("data-version", str(version))
+            assert await each.locator("#hand button.card").evaluate_all(HAND) == hand
+            await expect(each.get_by_test_id("turn-line")).to_have_text(turn)
+            assert (await table_state(each))[0] == state
+        # And the partie goes on.
+        mover, _ = await whose_turn(page, friend)
+        await play_a_card(mover)
+    finally:
+        await ctx.close()  # type: ignore[attr-defined]
+
+
+async def test_leaving_asks_first_and_keeps_the_seat_on_the_resume_list(
+    live_server: str, browser: Browser, page: Page
+) -> None:
+    friend, ctx = await seated_pair(browser, page, live_server)
+    try:
+        await open_menu(friend)
+        await expect(friend.get_by_test_id("rules")).to_have_attribute(
+            "href", "/chouine/how-to-play"
+        )
+        await friend.get_by_test_id("leave").click()
+        dialog = friend.get_by_test_id("leave-confirm")
+        await expect(dialog).to_contain_text("Your seat is kept")
+        await friend.get_by_test_id("leave-no").click()
+        await expect(dialog).to_be_hidden()
+        assert "/chouine/table/" in friend.url
+        await open_menu(friend)
+        await friend.get_by_test_id("leave").click()
+        await friend.get_by_test_id("leave-yes").click()
+        await friend.wait_for_url("**/chouine")
+        await expect(friend.get_by_test_id("resume-item")).to_have_count(1)
+        await expect(page.get_by_test_id("opponent-presence")).to_have_text("○Away")
+    finally:
+        await ctx.close()  # type: ignore[attr-defined]
+
+
+async def test_a_card_tapped_offline_is_played_when_the_connection_is_back(
+    live_server: str, browser: Browser, page: Page
+) -> None:
+    friend, ctx = await seated_pair(browser, page, live_server)
+    try:
+        mover, other = await whose_turn(page, friend)
+        _, version = await table_state(mover)
+        await mover.context.set_offline(True)
+        await expect(mover.get_by_test_id("banner")).to_have_text("Reconnecting…")
+        card = await play_a_card(mover)
+        _, still = await table_state(other)
+        assert still == version  # nothing reached the server yet
+        await mover.context.set_offline(False)
+        await expect(other.locator("#table")).to_have_attribute("data-version", str(version + 1))
+        await expect(other.get_by_test_id("trick").locator(f'[data-card="{card}"]')).to_have_count(
+            1
+        )
+    finally:
+        await ctx.close()  # type: ignore[attr-defined]
+
+
+async def test_a_table_nobody_sits_at_closes_with_a_note(browser: Browser, tmp_path: Path) -> None:
+    server = Server(tmp_path, shared_table_fill_s=2, sweep_interval_s=0.3)
+    server.start()
+    ctx = await browser.new_context(locale="en-GB")
+    try:
+        page = await ctx.new_page()
+        await make_shared_table(page, server.url, 5)
+        lost = page.get_by_test_id("table-lost")
+        await expect(lost).to_contain_text("Nobody sat down within 15 minutes", timeout=10_000)
+        await expect(page.get_by_test_id("waiting")).to_be_hidden()
+        await page.goto(server.url + "/chouine")
+        note = page.get_by_test_id("resume-note")
+        await expect(note).to_have_text(
+            "A table has closed (it waited too long) and has left the list."
+        )
+        await expect(page.get_by_test_id("resume-item")).to_have_count(0)
+        # The note is said once: the seat is forgotten.
+        await page.reload()
+        await expect(page.locator("#game-page")).to_be_visible()
+        assert await page.evaluate("() => Object.keys(localStorage).length") == 0
+    finally:
+        await ctx.close()
+        server.stop()

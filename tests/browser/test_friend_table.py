@@ -1,0 +1,69 @@
+"""Chouine with a friend, in two browsers: the link, the waiting screen, the whole match by
+clicks, a third browser told the table is full, the count from seat 1, presence, and the
+ready handshake (each sees the other is ready)."""
+
+from __future__ import annotations
+
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.friend_table import make_shared_table, open_link, play_until, table_state
+
+
+async def test_two_friends_play_a_best_of_3_match_through_the_link(
+    live_server: str, browser: Browser, page: Page
+) -> None:
+    link = await make_shared_table(page, live_server, 3)
+    await expect(page.get_by_test_id("waiting-time")).to_contain_text(
+        "The table waits 15 minutes for someone to sit down: 1"
+    )
+    await page.get_by_test_id("copy-link").click()
+    await expect(page.get_by_test_id("copied")).to_contain_text("Copied")
+    friend_ctx, friend = await open_link(browser, link)
+    third_ctx, third = await open_link(browser, link)
+    try:
+        # The host's waiting screen gives way the moment the friend sits.
+        await expect(page.get_by_test_id("waiting")).to_be_hidden()
+        await expect(friend.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+        await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+        for each in (page, friend):
+            await expect(each.get_by_test_id("opponent-presence")).to_have_text("●Here")
+            await expect(each.locator("#opp-name")).to_have_text("Your friend")
+            await expect(each.get_by_test_id("score")).to_have_text("You 0 – 0 Friend")
+        # Anyone else opening the link is told the table is full, with a way to their own.
+        full = third.get_by_test_id("table-full")
+        await expect(full).to_contain_text("This table is full")
+        await expect(full.get_by_role("link", name="Make your own table")).to_have_attribute(
+            "href", "/chouine"
+        )
+        await expect(third.get_by_test_id("hand")).to_be_hidden()
+        # The friend's seat is seat 1, and its token is kept for the resume list.
+        assert (
+            await friend.evaluate(
+                "() => Object.keys(localStorage).filter(k => k.startsWith('veillee.seat.')).length"
+            )
+            == 1
+        )
+        await play_until([page, friend], "match-over")
+        for each in (page, friend):
+            await expect(each.get_by_test_id("match-result")).to_be_visible()
+        results = [await p.get_by_test_id("match-result").inner_text() for p in (page, friend)]
+        winners = [r.startswith("You win the match 2") for r in results]
+        assert sorted(winners) == [False, True], results
+        assert results[winners.index(False)].startswith("Your friend wins the match 2"), results
+        # A new match once both ask; each sees the other is ready.
+        first, second = (page, friend)
+        await first.get_by_test_id("new-match").click()
+        await expect(first.get_by_test_id("ready-line")).to_have_text(
+            "Waiting for your friend to be ready…"
+        )
+        await expect(second.get_by_test_id("ready-line")).to_have_text(
+            "Your friend is ready for a new match."
+        )
+        await second.get_by_test_id("new-match").click()
+        for each in (page, friend):
+            await expect(each.get_by_test_id("score")).to_have_text("You 0 – 0 Friend")
+            state, _ = await table_state(each)
+            assert state in ("my-turn", "waiting", "prompt")
+    finally:
+        await friend_ctx.close()
+        await third_ctx.close()

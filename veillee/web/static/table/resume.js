@@ -1,0 +1,82 @@
+// The resume list (home page and game pages): every shared table this browser holds a seat at,
+// built from the seat tokens in localStorage and one request that answers only for them
+// (docs/protocol.md §1b). Each entry says the game, the score, whose turn it is and the time
+// left, and one tap returns to the seat. A table that has gone drops off with a short note, and
+// its token is forgotten.
+import { loadCatalog } from "../live/i18n.js";
+import { forgetSeat, sharedSeats } from "./seats.js";
+
+const MAX = 40; // the most seats one request may ask about
+
+const box = document.getElementById("resume");
+
+function span(className, text) {
+  const node = document.createElement("span");
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+function turnText(summary, t) {
+  const match = summary.match;
+  if (summary.seated.includes(false)) return t("friend.resume.seating");
+  if (match.over) return t("friend.resume.match_over");
+  if (summary.to_act === null) return t("friend.resume.partie_over");
+  return summary.to_act === summary.seat ? t("friend.resume.your_turn") : t("friend.resume.their_turn");
+}
+
+function timeLeft(expiresAt, t) {
+  const seconds = Math.max(0, (Date.parse(expiresAt) - Date.now()) / 1000);
+  if (seconds >= 3600) return t("friend.resume.hours", { n: Math.floor(seconds / 3600) });
+  return t("friend.resume.minutes", { n: Math.max(1, Math.ceil(seconds / 60)) });
+}
+
+function entry(summary, t) {
+  const li = document.createElement("li");
+  li.className = "resume-item";
+  li.dataset.testid = "resume-item";
+  li.dataset.tableId = summary.table_id;
+  const link = document.createElement("a");
+  link.href = summary.url;
+  link.className = "resume-link";
+  link.append(span("resume-game", t(`home.${summary.game}`)));
+  const wins = summary.match.wins;
+  if (Array.isArray(wins) && wins.length === 2) {
+    link.append(span("resume-score", t("friend.resume.score", { you: wins[summary.seat], them: wins[1 - summary.seat] })));
+  }
+  link.append(span("resume-turn", turnText(summary, t)));
+  if (summary.expires_at) link.append(span("resume-time", timeLeft(summary.expires_at, t)));
+  li.append(link);
+  return li;
+}
+
+async function main() {
+  if (!box) return;
+  const seats = sharedSeats().slice(0, MAX);
+  if (seats.length === 0) return;
+  const t = await loadCatalog(document.body.dataset.lang);
+  let answer;
+  try {
+    const response = await fetch("/api/tables/resume", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seats }),
+    });
+    if (!response.ok) return;
+    answer = await response.json();
+  } catch {
+    return; // offline: the list comes back with the next visit
+  }
+  for (const tableId of answer.gone) forgetSeat(tableId);
+  const list = document.getElementById("resume-list");
+  list.replaceChildren(...answer.tables.map((summary) => entry(summary, t)));
+  const note = document.getElementById("resume-note");
+  if (answer.gone.length) {
+    note.textContent = t("friend.resume.gone", { n: answer.gone.length });
+    note.hidden = false;
+  }
+  box.hidden = false;
+  box.dataset.ready = "true";
+}
+
+main();
