@@ -25,8 +25,8 @@ from veillee.tables import HUMAN
 from veillee.web.live_protocol import BadMessage, Ping
 from veillee.web.table_protocol import parse_client_message
 
-TYPES = ["act", "next", "new_match", "ping", "state", "", "ACT", None, 3]
-FIELDS = ["type", "client_id", "action", "version", "options", "lang", "extra"]
+TYPES = ["act", "next", "new_match", "ping", "state", "chat", "chat_sync", "", "ACT", None, 3]
+FIELDS = ["type", "client_id", "action", "version", "options", "lang", "text", "after", "extra"]
 NASTY = ["\x00", "\ud800", "\u202e", "\n", "%", "/", "..", "é", "💥", "'", '"', "\\", " ", "*"]
 """Characters a store, a URL or a log may choke on."""
 
@@ -39,7 +39,9 @@ def junk(rng: random.Random, depth: int = 0) -> Any:
     if kind == 1:
         return rng.choice([0, -1, 1, 2**31, -(2**63), 10**30, 3.5])
     if kind == 2:
-        return "".join(rng.choice(string.printable) for _ in range(rng.randrange(12)))
+        return "".join(
+            rng.choice(string.printable + "".join(NASTY)) for _ in range(rng.randrange(12))
+        )
     if kind == 3:
         return rng.choice(["JH", "JH tierce", "swap", "continue", "AS quinte", "7S", "ZZ", "é"])
     if kind == 4:

@@ -14,15 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from httpx_ws import AsyncWebSocketSession, aconnect_ws
 from httpx_ws.transport import ASGIWebSocketTransport
 
+from tests.web.sockets import refusals
 from veillee.bus import InProcessBus
 from veillee.config import Settings
 from veillee.games import find
 from veillee.store import Store
-from veillee.tables import COMPUTER, HUMAN, TableService, seat_view
+from veillee.tables import COMPUTER, HUMAN, TableService, chat, seat_view
 from veillee.web.table_protocol import StateOut
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT987][SHDC])(?![A-Za-z0-9])")
@@ -133,10 +135,14 @@ def test_hidden_cards_are_what_rules_10_says() -> None:
     assert hidden_from(chouine, 0) == {"KH", "QH", "8C", "9S", "7D", "9D", "8S"}
 
 
-async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAPI) -> None:
+async def test_every_websocket_frame_respects_what_each_seat_may_see(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two seats over real sockets (in-process), both played by the computer player from their
-    own observation; every frame each socket receives is scanned against the state it shows."""
+    own observation, talking in the table's chat now and then; every frame each socket receives
+    (states, acks, chat lines) is scanned against the state it shows."""
     app.state.settings.max_messages_per_second = 10_000.0  # the test plays faster than people
+    monkeypatch.setattr(chat, "BURST", 10_000)  # and talks faster
     # A seeded service in place of the app's, so the deals (and so any failure) reproduce.
     service = TableService(
         app.state.store, app.state.bus, app.state.settings, autoplay=False, seed=SEED
@@ -146,7 +152,7 @@ async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAP
     tokens = {g.seat: g.token for g in grants}
     game = find("chouine")
     rng = random.Random(11)
-    frames = parties = 0
+    frames = parties = chat_frames = 0
     transport = ASGIWebSocketTransport(app)
     async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
         path = f"/ws/tables/{record.id}"
@@ -154,6 +160,7 @@ async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAP
             sockets = {0: ws0, 1: ws1}
             for seat, ws in sockets.items():
                 await ws.send_text(json.dumps({"type": "hello", "token": tokens[seat]}))
+                await ws.send_text(json.dumps({"type": "chat_sync", "after": 0}))
             version = 0
             while True:
                 # Nothing moves the table but this loop: the stored record is the state that
@@ -167,6 +174,7 @@ async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAP
                         where = f"seed {SEED}, party {parties + 1}, v{version}, seat {seat}"
                         check_message(text, hidden, where)
                         frames += 1
+                        chat_frames += json.loads(text)["type"] == "chat"
                 m = game.match.from_json(record.data["match"])
                 ready = record.data["ready"]
                 if game.match.deal_over(m):
@@ -184,9 +192,15 @@ async def test_every_websocket_frame_respects_what_each_seat_may_see(app: FastAP
                     action = game.player.choose(observation, game.match.legal_actions(m), rng)
                     change = {"type": "act", "action": str(action), "version": version}
                 change["client_id"] = f"c{version}"
+                if version % 7 == 0:
+                    # A chat line is one more message type under the scan (it never moves
+                    # the version this loop counts).
+                    line = {"type": "chat", "client_id": f"t{version}", "text": f"v{version}!"}
+                    await sockets[seat].send_text(json.dumps(line))
                 await sockets[seat].send_text(json.dumps(change))
                 version += 1
     assert parties >= 12 and frames > 12 * 30
+    assert chat_frames > 2 * 12 * 3  # both seats heard every line
 
 
 async def _frames(ws: AsyncWebSocketSession, version: int) -> list[str]:
@@ -288,3 +302,54 @@ async def test_a_shared_table_shows_each_seat_only_its_own_after_reloads_a_resta
         finally:
             await pages.aclose()
     assert parties >= 3 and resumes >= 10 and reloads >= 5 and frames > 3 * 60
+
+
+async def test_no_chat_line_reaches_a_socket_or_page_without_a_seat(app: FastAPI) -> None:
+    """The chat is the seats' only: a socket that has not said hello, one that said it with
+    another table's token, and the table's page itself carry none of its lines."""
+    service: TableService = app.state.tables
+    record, grants = await service.create_table("chouine", (HUMAN, HUMAN))
+    _, other_grants = await service.create_table("chouine", (HUMAN, HUMAN))
+    tokens = {g.seat: g.token for g in grants}
+    said = ["quiet line one", "<b>quiet</b> line two"]
+    path = f"/ws/tables/{record.id}"
+    transport = ASGIWebSocketTransport(app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+        async with (
+            aconnect_ws(path, client) as seat0,
+            aconnect_ws(path, client) as seat1,
+            aconnect_ws(path, client) as stranger,
+        ):
+            for seat, ws in ((0, seat0), (1, seat1)):
+                await ws.send_text(json.dumps({"type": "hello", "token": tokens[seat]}))
+                await ws.send_text(json.dumps({"type": "chat_sync", "after": 0}))
+            await stranger.send_text(json.dumps({"type": "chat_sync", "after": 0}))
+            for n, text in enumerate(said):
+                await seat0.send_text(
+                    json.dumps({"type": "chat", "client_id": f"c{n}", "text": text})
+                )
+            heard = []
+            while len(heard) < len(said):
+                message = json.loads(await asyncio.wait_for(seat1.receive_text(), 5))
+                if message["type"] == "chat":
+                    heard += [line["text"] for line in message["lines"]]
+            assert heard == said
+            answer = json.loads(await asyncio.wait_for(stranger.receive_text(), 5))
+            assert answer["code"] == "hello_first"
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(stranger.receive_text(), 0.5)
+        # Another table's seat: refused at hello, closed, and sent nothing else.
+        frames = []
+        with pytest.raises(BaseException) as closed:
+            async with aconnect_ws(path, client) as intruder:
+                await intruder.send_text(
+                    json.dumps({"type": "hello", "token": other_grants[0].token})
+                )
+                await intruder.send_text(json.dumps({"type": "chat_sync", "after": 0}))
+                while True:
+                    frames.append(json.loads(await asyncio.wait_for(intruder.receive_text(), 5)))
+        assert refusals(closed.value) == [4403]
+        assert [f["code"] for f in frames] == ["bad_token"]
+        page = await client.get(f"/chouine/table/{record.id}")
+        assert page.status_code == 200
+        assert "quiet" not in page.text

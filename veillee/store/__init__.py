@@ -7,6 +7,7 @@ One SQLAlchemy implementation serves SQLite (default) and PostgreSQL.
 """
 
 from veillee.store.records import (
+    ChatLine,
     Commit,
     NotFound,
     Record,
@@ -15,4 +16,4 @@ from veillee.store.records import (
     token_hash,
 )
 
-__all__ = ["Commit", "NotFound", "Record", "Store", "VersionConflict", "token_hash"]
+__all__ = ["ChatLine", "Commit", "NotFound", "Record", "Store", "VersionConflict", "token_hash"]

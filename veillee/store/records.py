@@ -1,4 +1,5 @@
-"""The store: versioned JSON records, their tokens, and the ids of applied client actions."""
+"""The store: versioned JSON records, their tokens, the ids of applied client actions, and the
+chat lines said beside a record (which never move its version)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from veillee.store.schema import actions, records, tokens
+from veillee.store.schema import actions, chat_lines, records, tokens
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 T = TypeVar("T")
@@ -54,6 +55,18 @@ class Commit:
     duplicate: bool
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of a record's chat: ``seq`` counts the record's lines from 1 in the order they
+    were written; ``seat`` said ``text`` at ``at`` (UTC), sent under the page's ``client_id``."""
+
+    seq: int
+    seat: int
+    text: str
+    at: datetime
+    client_id: str
+
+
 def token_hash(token: str) -> str:
     """The stored form of a seat or sheet token (SHA-256, hex); tokens are never stored."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -63,6 +76,16 @@ def _utc(value: datetime | None) -> datetime | None:
     if value is None:
         return None
     return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _chat_line(row: Any) -> ChatLine:
+    return ChatLine(
+        seq=row.seq,
+        seat=row.seat,
+        text=row.text,
+        at=_utc(row.at) or datetime.now(UTC),
+        client_id=row.client_id,
+    )
 
 
 def _record(row: Any) -> Record:
@@ -336,9 +359,90 @@ class Store:
                 return False
             conn.execute(actions.delete().where(actions.c.record_id == record_id))
             conn.execute(tokens.delete().where(tokens.c.record_id == record_id))
+            conn.execute(chat_lines.delete().where(chat_lines.c.record_id == record_id))
             return True
 
         return await self._transaction(delete)
+
+    # ---- chat lines (beside a record: they never move its version) ---------------------------
+
+    async def add_chat_line(
+        self, record_id: str, seat: int, text: str, client_id: str, at: datetime
+    ) -> tuple[ChatLine, bool]:
+        """Write ``text`` said by ``seat`` at ``at`` as the record's next chat line (its ``seq``
+        one more than the last). A ``client_id`` already written to this record's chat is not
+        written again: the line as first written is returned with ``True`` (a repeat). Two lines
+        racing for one ``seq`` are both written, one after the other. Raises NotFound."""
+
+        def write(conn: sa.Connection) -> tuple[ChatLine, bool]:
+            seen = conn.execute(
+                sa.select(chat_lines).where(
+                    chat_lines.c.record_id == record_id, chat_lines.c.client_id == client_id
+                )
+            ).first()
+            if seen is not None:
+                return _chat_line(seen), True
+            found = conn.execute(sa.select(records.c.id).where(records.c.id == record_id))
+            if found.first() is None:
+                raise NotFound(record_id)
+            last = conn.execute(
+                sa.select(sa.func.max(chat_lines.c.seq)).where(chat_lines.c.record_id == record_id)
+            ).scalar()
+            line = ChatLine((last or 0) + 1, seat, text, at, client_id)
+            conn.execute(
+                chat_lines.insert().values(
+                    record_id=record_id,
+                    seq=line.seq,
+                    seat=seat,
+                    text=text,
+                    client_id=client_id,
+                    at=at,
+                )
+            )
+            return line, False
+
+        for attempt in range(8):
+            try:
+                return await self._transaction(write)
+            except (sa.exc.IntegrityError, sa.exc.OperationalError):
+                # Another line took this seq (or the same client id came twice at once, or
+                # SQLite is locked by another writer, or the record was deleted meanwhile):
+                # look again.
+                if attempt == 7:
+                    raise
+                await asyncio.sleep(0.01 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    async def chat_lines(self, record_id: str, after: int = 0, limit: int = 1000) -> list[ChatLine]:
+        """The record's chat lines with a ``seq`` above ``after``, oldest first, at most
+        ``limit`` of them (none for a record that has none or is gone)."""
+        query = (
+            sa.select(chat_lines)
+            .where(chat_lines.c.record_id == record_id, chat_lines.c.seq > after)
+            .order_by(chat_lines.c.seq)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [_chat_line(row) for row in await conn.execute(query)]
+
+    async def chat_line(self, record_id: str, client_id: str) -> ChatLine | None:
+        """The line written to the record's chat under ``client_id``, or None."""
+        query = sa.select(chat_lines).where(
+            chat_lines.c.record_id == record_id, chat_lines.c.client_id == client_id
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else _chat_line(row)
+
+    async def chat_lines_said(self, record_id: str, seat: int, since: datetime) -> int:
+        """How many chat lines ``seat`` has said on the record after ``since``."""
+        query = sa.select(sa.func.count()).where(
+            chat_lines.c.record_id == record_id,
+            chat_lines.c.seat == seat,
+            chat_lines.c.at > since,
+        )
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar() or 0)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

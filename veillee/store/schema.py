@@ -44,3 +44,22 @@ actions = sa.Table(
     sa.Column("client_id", sa.String(64), primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
 )
+
+chat_lines = sa.Table(
+    "chat_lines",
+    metadata,
+    sa.Column(
+        "record_id",
+        sa.String(64),
+        sa.ForeignKey("records.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("client_id", sa.String(64), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("record_id", "client_id", name="uq_chat_lines_client_id"),
+)
+"""A table's chat: line ``seq`` (1, 2, … per table, in the order written) said by ``seat``.
+Lines never change the record's version; they go with the record when it is deleted."""

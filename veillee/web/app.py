@@ -20,6 +20,7 @@ from veillee.bus import open_bus
 from veillee.config import Settings
 from veillee.store import Store
 from veillee.tables import TableService, sweep_forever
+from veillee.tables.chat import TableChat
 from veillee.tables.live import Clock
 from veillee.tables.sheets import SheetService
 from veillee.tables.voice import VoiceRooms
@@ -49,8 +50,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     On startup the store and bus are opened, the table and sheet services made on them, and one
     sweeper started for both (every ``settings.sweep_interval_s``); all of it stops on
-    shutdown. They are reachable as ``app.state.store``, ``.bus``, ``.tables`` and ``.sheets``;
-    the tables' voice rooms (:class:`~veillee.tables.voice.VoiceRooms`) as ``.voice``.
+    shutdown. They are reachable as ``app.state.store``, ``.bus``, ``.tables``, ``.sheets``
+    and ``.chat`` (the tables' chat, :class:`~veillee.tables.chat.TableChat`); the tables'
+    voice rooms (:class:`~veillee.tables.voice.VoiceRooms`) as ``.voice``.
     The browser's files are ``app.state.assets`` (:class:`~veillee.web.assets.Assets`, mounted
     at ``/static``).
     Every request goes through :class:`~veillee.web.guards.BodyLimit` (no body is read past
@@ -76,6 +78,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             app.state.tables, app.state.sheets = tables, sheets
             app.state.voice = VoiceRooms(bus)
             stack.push_async_callback(app.state.voice.close)
+            app.state.chat = TableChat(tables)
             sweeper = asyncio.create_task(
                 sweep_forever((tables.sweep, sheets.sweep), settings.sweep_interval_s)
             )

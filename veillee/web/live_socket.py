@@ -105,9 +105,9 @@ class Behaviour(Protocol):
         """Called once a socket that held ``key`` has closed (a demonstration table is dropped
         when its spectator leaves)."""
 
-    async def side(self, session: Session) -> Side | None:
-        """What ``session`` is served beside its record once greeted (a table's chat), or
-        None."""
+    async def side(self, session: Session, record: Record) -> Side | None:
+        """What ``session`` is served beside its record once greeted with ``record`` (a table's
+        chat), or None."""
 
 
 class Side(Protocol):
@@ -334,32 +334,32 @@ async def follow_and_listen(session: Session) -> None:
     behaviour = session.behaviour
     at = presence(behaviour.records)
     async with behaviour.records.fanout.watch(session.record_id, session):
+        greeted = await send_greeting(session)
+        if greeted is None:
+            return
         try:
-            if not await send_greeting(session):
-                return
-            try:
-                if session.shows_presence:
-                    await at.enter(session)
-                session.side = await behaviour.side(session)
-                await listen(session)
-            finally:
-                await at.leave(session)
-                if session.side is not None:
-                    await session.side.close()
+            if session.shows_presence:
+                await at.enter(session)
+            session.side = await behaviour.side(session, greeted)
+            await listen(session)
         finally:
+            await at.leave(session)
+            if session.side is not None:
+                await session.side.close()
             await session.stop_following()
 
 
-async def send_greeting(session: Session) -> bool:
-    """The answer to a hello: the record as it is now (or the gone code, and the close)."""
+async def send_greeting(session: Session) -> Record | None:
+    """The answer to a hello: the record as it is now, returned as sent (or the gone code, and
+    the close: None)."""
     try:
         record = await session.send_current()
     except Refusal as gone:
         await session.refuse(gone.reason, 4404)
-        return False
+        return None
     session.behaviour.greeted(record)
     session.shows_presence = session.behaviour.shows_presence(record)
-    return True
+    return record
 
 
 async def listen(session: Session) -> None:
@@ -378,7 +378,7 @@ async def listen(session: Session) -> None:
         if isinstance(message, Ping):
             await session.send(PongOut())
         elif isinstance(message, Hello):
-            if not await authenticate(session, message) or not await send_greeting(session):
+            if not await authenticate(session, message) or await send_greeting(session) is None:
                 return
         elif isinstance(message, SideMessage):
             if session.side is None:

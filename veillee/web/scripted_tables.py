@@ -6,19 +6,23 @@ a partner bidding a solo contract) and matches short enough to play to their end
 refuses to start with it) this module serves::
 
     POST /api/test/tables  {"game": "<name>", "deck": [34 card codes, top first] | null,
-                            "dealer": 3 | null, "options": {"target": 10}, "shared": false}
-    201                    {"table_id", "seat", "token", "url"}   (as POST /api/tables)
+                            "dealer": 3 | null, "options": {"target": 10}, "shared": false,
+                            "seats": ["human", "human"] | null}
+    201                    {"table_id", "seat", "token", "url",   (as POST /api/tables)
+                            "tokens": [{"seat": 0, "token": "…"}, …]}
 
-The table is made by the table service like any computer table (a person at seat 0), or with
-``shared`` like any shared table (its maker at seat 0, the other seats open to their links),
-seated with the match ``start_match(deal(deck, dealer), options)`` (or ``new_match`` with
-``options`` when no deck is given) instead of a random one. Later deals are random. With the
-setting off every request is ``404``. Refusals: the one error shape, code ``bad_script`` (422).
+The table is made by the table service like any computer table (a person at seat 0); with
+``shared`` like any shared table (its maker at seat 0, the other seats open to their links); or
+with ``seats`` as given (``"human"`` or ``"computer"`` per seat: a table of people, every human
+seat's token in ``tokens``; ``seat`` and ``token`` are then the first human seat's), seated
+with the match ``start_match(deal(deck, dealer), options)`` (or ``new_match`` with ``options``
+when no deck is given) instead of a random one. Later deals are random. With the setting off
+every request is ``404``. Refusals: the one error shape, code ``bad_script`` (422).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
@@ -41,6 +45,7 @@ class ScriptedTable(BaseModel):
     dealer: StrictInt | None = None
     options: Annotated[dict[str, StrictInt], Field(max_length=4)] = {}
     shared: StrictBool = False
+    seats: Annotated[list[Literal["human", "computer"]], Field(max_length=8)] | None = None
 
 
 def scripted_match(body: ScriptedTable) -> Any:
@@ -63,18 +68,31 @@ async def create_scripted_table(request: Request) -> JSONResponse:
         body = ScriptedTable.model_validate_json(await request.body())
         if body.game not in names():
             raise ValueError("unknown game")
+        if body.seats is not None and "human" not in body.seats:
+            raise ValueError("a table needs a person to sit at it")
         m = scripted_match(body)
     except (ValidationError, ValueError, TypeError):
         return error_response(request, "bad_script")
     service: TableService = request.app.state.tables
-    make = service.create_shared_table if body.shared else service.create_computer_table
-    grant = await make(body.game, body.options, match=m)
+    if body.shared:
+        grants = [await service.create_shared_table(body.game, body.options, match=m)]
+    elif body.seats is None:
+        grants = [await service.create_computer_table(body.game, body.options, match=m)]
+    else:
+        try:
+            _, grants = await service.create_table(
+                body.game, tuple(body.seats), body.options, match=m
+            )
+        except ValueError:
+            return error_response(request, "bad_script")
+    grant = grants[0]
     return JSONResponse(
         {
             "table_id": grant.table_id,
             "seat": grant.seat,
             "token": grant.token,
             "url": f"/{body.game}/table/{grant.table_id}",
+            "tokens": [{"seat": g.seat, "token": g.token} for g in grants],
         },
         status_code=201,
     )

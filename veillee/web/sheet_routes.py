@@ -237,7 +237,7 @@ class SheetSocket:
     async def closed(self, sheet_id: str, role: Role) -> None:
         return None
 
-    async def side(self, session: Session) -> None:
+    async def side(self, session: Session, record: Record) -> None:
         return None  # a sheet has nothing beside it
 
 

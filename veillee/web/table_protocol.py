@@ -15,7 +15,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from veillee.web.live_protocol import ClientId, Hello, In, Messages, Out, Ping, Version
+from veillee.web.live_protocol import (
+    ClientId,
+    Hello,
+    In,
+    Messages,
+    Out,
+    Ping,
+    SideMessage,
+    Version,
+)
 from veillee.web.voice_protocol import VOICE_MESSAGES
 
 OptionValue = StrictInt | StrictBool | StrictFloat | Annotated[StrictStr, Field(max_length=20)]
@@ -78,7 +87,28 @@ class Step(In):
     version: Version | None = None
 
 
-TABLE_MESSAGES = Messages(Hello, Ping, Act, NextDeal, NewMatch, Fill, Step, *VOICE_MESSAGES)
+class ChatSay(SideMessage):
+    """Say ``text`` in the table's chat (a table of two or more people; see
+    :mod:`veillee.tables.chat`). Answered with ``ack`` (the table's version unmoved) or an
+    ``error``; the line itself comes to every seated socket, this one too, in a :class:`ChatOut`.
+    The text's length is judged once cleaned (``chat_too_long``), within the frame limit."""
+
+    type: Literal["chat"]
+    client_id: ClientId
+    text: str
+
+
+class ChatSync(SideMessage):
+    """The page shows the chat up to line ``after`` (0: none yet): the server sends the lines
+    after it, then every new line as it is said. Sent after every (re)connect."""
+
+    type: Literal["chat_sync"]
+    after: Version
+
+
+TABLE_MESSAGES = Messages(
+    Hello, Ping, Act, NextDeal, NewMatch, Fill, Step, ChatSay, ChatSync, *VOICE_MESSAGES
+)
 """Everything a table page may send."""
 
 
@@ -104,3 +134,21 @@ class StateOut(Out):
     shared: bool
     expires_at: str | None
     view: dict[str, Any]
+
+
+class ChatLineOut(Out):
+    """One chat line: its ``seq`` (1, 2, … in the order said), the ``seat`` that said it, the
+    ``text`` (cleaned; markup in it is text) and ``at``, when, in ISO 8601 UTC."""
+
+    seq: int
+    seat: int
+    text: str
+    at: str
+
+
+class ChatOut(Out):
+    """Chat lines for a seated socket, oldest first: a catch-up after ``chat_sync``, or the lines
+    just said."""
+
+    type: Literal["chat"] = "chat"
+    lines: list[ChatLineOut]

@@ -34,11 +34,14 @@ from veillee.tables import (
     spectator_view,
 )
 from veillee.web.live_protocol import BadMessage, Token, error_response, json_object
-from veillee.web.live_socket import REFUSED, Session, Sides, serve
+from veillee.web.live_socket import REFUSED, Session, Side, Sides, serve
 from veillee.web.pages import has_guide, playable, render, templates
+from veillee.web.table_chat import ChatSide
 from veillee.web.table_protocol import (
     TABLE_MESSAGES,
     Act,
+    ChatSay,
+    ChatSync,
     Fill,
     NextDeal,
     Options,
@@ -351,11 +354,15 @@ class TableSocket:
         if seat == SPECTATOR:
             await self.service.end_demo(table_id)
 
-    async def side(self, session: Session) -> Sides:
-        # Beside the table, its voice (veillee.web.voice): for the seats of a table of people,
-        # the tables that show presence.
+    async def side(self, session: Session, record: Record) -> Sides:
+        # Beside the table: its chat (veillee.web.table_chat), open to its people only, and its
+        # voice (veillee.web.voice) for the seats of a table of people.
+        chat = ChatSide(session.ws.app.state.chat, session)
+        await chat.start(record)
         voice = await voice_side(session.ws.app.state.voice, session, session.shows_presence)
-        return Sides(session, dict.fromkeys(VOICE_MESSAGES, voice))
+        routes: dict[type[BaseModel], Side] = {ChatSay: chat, ChatSync: chat}
+        routes.update(dict.fromkeys(VOICE_MESSAGES, voice))
+        return Sides(session, routes)
 
 
 @router.websocket("/ws/tables/{table_id}")

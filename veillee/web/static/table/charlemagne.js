@@ -12,6 +12,7 @@
 import { cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
+import { Chat, hasChat } from "./chat.js";
 import { setUpMenu } from "./menu.js";
 import { Voice, hasVoice } from "./voice.js";
 import { Hand } from "./charlemagne/hand.js";
@@ -36,6 +37,7 @@ let steps = null;
 let trick = null;
 let conn = null;
 let voice = null; // voice at a shared table (voice.js)
+let chat = null; // the table's chat, at a table of people (chat.js)
 let current = null; // the last StateOut
 let sending = false;
 let connectionDown = false;
@@ -432,6 +434,10 @@ async function main() {
       if (!voice && hasVoice(state)) {
         const seatName = (seat) => words.seatLabel((current || state).view.deal, seat, state.seat);
         voice = new Voice({ conn, t, seat: state.seat, seats: state.seats.length, seatName });
+      }
+      if (!chat && hasChat(state)) {
+        const seatName = (seat) => words.seatLabel(state.view.deal, seat, state.seat); // names never change
+        chat = new Chat({ conn, t, lang, tableId, seat: state.seat, seatName });
       }
       render(state);
     },

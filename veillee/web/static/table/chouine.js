@@ -14,6 +14,7 @@
 import { cardBack, cardButton, cardImage, cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
+import { Chat, hasChat } from "./chat.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
 import { countDown } from "./seat_links.js";
@@ -31,6 +32,7 @@ let t = (key) => key;
 let current = null; // the last StateOut
 let conn = null;
 let voice = null; // voice at a shared table (voice.js)
+let chat = null; // the table's chat, at a table of people (chat.js)
 let sending = false;
 let gatherTimer = null;
 let shownTrickKey = null;
@@ -615,6 +617,9 @@ async function main() {
       if (!voice && hasVoice(state)) {
         const seatName = () => t("friend.name");
         voice = new Voice({ conn, t, seat: state.seat, seats: state.seats.length, seatName });
+      }
+      if (!chat && hasChat(state)) {
+        chat = new Chat({ conn, t, lang, tableId, seat: state.seat, seatName: () => t("friend.name") });
       }
       render(state);
     },

@@ -1,0 +1,193 @@
+"""The table chat in Chromium: two people at a Chouine table (one at a desktop, one on a phone)
+talk; markup and script in a line show as text and never run, on arrival and after a reload;
+the phone's drawer counts the lines not read, and nothing on the table moves when they come."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.async_api import Browser, Dialog, Page, expect
+
+from tests.browser.accessibility import axe_violations
+from tests.browser.conftest import PHONE
+from veillee.web import i18n
+
+MARKUP = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+
+
+async def people_table(page: Page, base: str) -> dict[str, Any]:
+    """A Chouine table of two people made by the test hook: its id, url and both tokens."""
+    body = {"game": "chouine", "seats": ["human", "human"]}
+    made = await page.request.post(base + "/api/test/tables", data=json.dumps(body))
+    assert made.status == 201, await made.text()
+    table: dict[str, Any] = await made.json()
+    return table
+
+
+async def sit(page: Page, base: str, table: dict[str, Any], seat: int) -> None:
+    """Open the table in ``page`` as ``seat`` (its token in this tab, as a seat link leaves it)."""
+    token = next(t["token"] for t in table["tokens"] if t["seat"] == seat)
+    await page.goto(base + "/lang/en?next=/chouine")
+    await page.evaluate(
+        "([key, token]) => sessionStorage.setItem(key, token)",
+        [f"veillee.seat.{table['table_id']}", token],
+    )
+    await page.goto(base + table["url"])
+    await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+
+
+async def say(page: Page, text: str) -> None:
+    await page.get_by_test_id("chat-input").fill(text)
+    await page.get_by_test_id("chat-input").press("Enter")
+
+
+def chat_texts(page: Page) -> Any:
+    return page.get_by_test_id("chat-lines").get_by_test_id("chat-text")
+
+
+async def chat_axe_issues(page: Page) -> list[dict[str, Any]]:
+    """axe-core's findings of any impact on the chat's own elements (its button, its panel)."""
+    every = ("minor", "moderate", "serious", "critical")
+    found = await axe_violations(page, every)
+    return [v for v in found if any("chat" in node for node in v["nodes"])]
+
+
+async def test_two_seats_talk_and_markup_stays_text(browser: Browser, hooked_server: str) -> None:
+    desk_ctx = await browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    phone_ctx = await browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB"
+    )
+    dialogs: list[str] = []
+    try:
+        desk, phone = await desk_ctx.new_page(), await phone_ctx.new_page()
+        for page in (desk, phone):
+
+            async def dismissed(dialog: Dialog) -> None:
+                dialogs.append(dialog.message)
+                await dialog.dismiss()
+
+            page.on("dialog", dismissed)
+        table = await people_table(desk, hooked_server)
+        await sit(desk, hooked_server, table, 0)
+        await sit(phone, hooked_server, table, 1)
+
+        # The desktop shows the chat beside the table; the phone keeps it in a drawer.
+        await expect(desk.get_by_test_id("chat")).to_be_visible()
+        await expect(desk.get_by_test_id("chat-toggle")).to_be_hidden()
+        await expect(phone.get_by_test_id("chat")).to_be_hidden()
+        await expect(phone.get_by_test_id("chat-unread")).to_be_hidden()
+        hand = phone.get_by_test_id("hand")
+        hand_before = await hand.bounding_box()
+
+        await say(desk, "Bonsoir !")
+        await say(desk, MARKUP)
+        await expect(chat_texts(desk)).to_have_text(["Bonsoir !", MARKUP])
+        badge = phone.get_by_test_id("chat-unread")
+        await expect(badge).to_have_text("2")
+        await expect(phone.get_by_test_id("chat-toggle")).to_have_attribute(
+            "aria-label", "Chat — 2 unread messages"
+        )
+        assert await hand.bounding_box() == hand_before  # the badge moved nothing
+        assert await phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+        await phone.get_by_test_id("chat-toggle").click()
+        await expect(phone.get_by_test_id("chat")).to_be_visible()
+        await expect(chat_texts(phone)).to_have_text(["Bonsoir !", MARKUP])
+        await expect(badge).to_be_hidden()
+        lines = phone.get_by_test_id("chat-lines").locator("li")
+        await expect(lines.first.locator(".chat-who")).to_have_text("Your friend")
+        for page in (desk, phone):
+            assert await page.locator("#chat img, #chat script").count() == 0
+            assert await chat_axe_issues(page) == []
+        await say(phone, "À toi de jouer")
+        await expect(chat_texts(desk)).to_have_text(["Bonsoir !", MARKUP, "À toi de jouer"])
+        who = desk.get_by_test_id("chat-lines").locator("li .chat-who")
+        await expect(who).to_have_text(["You", "You", "Your friend"])
+        await phone.get_by_test_id("chat-close").click()
+        await expect(phone.get_by_test_id("chat")).to_be_hidden()
+        assert await hand.bounding_box() == hand_before  # the drawer came and went over it
+
+        # After a reload: the same lines, still text, and what was read stays read.
+        await phone.reload()
+        await expect(phone.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+        await phone.get_by_test_id("chat-toggle").click()
+        await expect(chat_texts(phone)).to_have_text(["Bonsoir !", MARKUP, "À toi de jouer"])
+        await phone.get_by_test_id("chat-close").click()
+        await expect(badge).to_be_hidden()
+        await desk.reload()
+        await expect(chat_texts(desk)).to_have_text(["Bonsoir !", MARKUP, "À toi de jouer"])
+
+        # Five lines in ten seconds, then a clear notice; the refused line is given back.
+        for n in (3, 4, 5):
+            await say(desk, f"line {n}")
+        await expect(chat_texts(desk)).to_have_count(6)
+        await say(desk, "one too many")
+        notice = desk.get_by_test_id("chat-notice")
+        await expect(notice).to_have_text(i18n.t("en", "reason.chat_too_fast"))
+        await expect(desk.get_by_test_id("chat-input")).to_have_value("one too many")
+        await expect(badge).to_have_text("3")
+        # The game's own refusal line never speaks for the chat.
+        await expect(desk.get_by_test_id("refusal")).to_be_hidden()
+        assert dialogs == []
+    finally:
+        await desk_ctx.close()
+        await phone_ctx.close()
+
+
+async def test_four_seats_of_charlemagne_each_see_a_line_as_text(
+    browser: Browser, hooked_server: str
+) -> None:
+    sizes = [
+        ({"width": 1280, "height": 800}, "en"),
+        (PHONE, "fr"),
+        ({"width": 1280, "height": 800}, "fr"),
+        ({"width": 360, "height": 640}, "en"),
+    ]
+    contexts = []
+    dialogs: list[str] = []
+    try:
+        pages = []
+        for size, lang in sizes:
+            phone = size["width"] < 1000
+            ctx = await browser.new_context(
+                viewport=size, has_touch=phone, is_mobile=phone, locale=f"{lang}-GB"
+            )
+            contexts.append(ctx)
+            page = await ctx.new_page()
+
+            async def dismissed(dialog: Dialog) -> None:
+                dialogs.append(dialog.message)
+                await dialog.dismiss()
+
+            page.on("dialog", dismissed)
+            pages.append(page)
+        body = {"game": "charlemagne", "seats": ["human"] * 4}
+        made = await pages[0].request.post(
+            hooked_server + "/api/test/tables", data=json.dumps(body)
+        )
+        table = await made.json()
+        for seat, page in enumerate(pages):
+            lang = sizes[seat][1]
+            await page.goto(f"{hooked_server}/lang/{lang}?next=/charlemagne")
+            await page.evaluate(
+                "([key, token]) => sessionStorage.setItem(key, token)",
+                [f"veillee.seat.{table['table_id']}", table["tokens"][seat]["token"]],
+            )
+            await page.goto(hooked_server + table["url"])
+            await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(8)
+        await say(pages[0], MARKUP)
+        await expect(pages[1].get_by_test_id("chat-unread")).to_have_text("1")
+        await expect(pages[3].get_by_test_id("chat-unread")).to_have_text("1")
+        for seat in (1, 3):
+            await pages[seat].get_by_test_id("chat-toggle").click()
+        names = {1: "Nord", 2: "Partenaire", 3: "North"}  # seat 0 seen from each seat
+        for seat, page in enumerate(pages):
+            await expect(chat_texts(page)).to_have_text([MARKUP])
+            who = page.get_by_test_id("chat-lines").locator(".chat-who")
+            await expect(who).to_have_text(names.get(seat, "You"))
+            assert await page.locator("#chat img, #chat script").count() == 0
+        assert dialogs == []
+    finally:
+        for ctx in contexts:
+            await ctx.close()
