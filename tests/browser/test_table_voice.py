@@ -244,9 +244,11 @@ async def test_three_seats_of_a_charlemagne_table_each_hear_the_other_two(
         await expect(west.locator(".voice-member[data-connection]")).to_have_count(0)
         assert [f for f in west_frames if f["type"] == "voice_signal"] == []
         assert [f for f in west_frames if f["type"] == "voice"][-1]["enabled"] is True
-        # A visitor without a seat has no socket, so no voice and no signalling.
+        # A visitor without a seat finds the table full: no socket, no voice, no signalling.
         _, visitor_page, visitor_frames = visitor
-        await expect(visitor_page.get_by_test_id("table-lost")).to_be_visible()
+        await expect(visitor_page.get_by_test_id("seat-taken")).to_contain_text(
+            "This table is full"
+        )
         await expect(visitor_page.get_by_test_id("voice")).to_have_count(0)
         assert visitor_frames == []
         # East leaves voice: the two others close their connection with it.
