@@ -54,6 +54,7 @@ check: $(STAMP)
 	$(BIN)/ruff format --check veillee tests bench
 	$(BIN)/mypy
 
-# Every figure is printed under the command that measures it (each bench also runs alone).
+# Every figure is printed under the command that measures it (each bench also runs alone; the
+# live ones in their short mode here, see bench/RESULTS.md). bench/_*.py are their helpers.
 bench: $(STAMP)
-	@for b in bench/*.py; do echo "\$$ $(BIN)/python $$b"; $(BIN)/python $$b || exit 1; echo; done
+	@for b in $(filter-out bench/_%,$(wildcard bench/*.py)); do echo "\$$ $(BIN)/python $$b"; $(BIN)/python $$b || exit 1; echo; done

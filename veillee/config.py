@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -113,6 +113,11 @@ class Settings(BaseSettings):
     max_header_bytes: int = 16 * 1024
     """Largest request head (request line and headers) the transport holds while it is still
     arriving (uvicorn's ``h11_max_incomplete_event_size``): uvicorn answers 400 past it."""
+    websocket: Literal["wsproto", "websockets-sansio", "websockets", "auto"] = "wsproto"
+    """uvicorn's websocket implementation (its ``ws``): ``wsproto`` (a dependency) held an idle
+    seat in less memory than ``websockets-sansio`` and cost no more CPU per change
+    (bench/RESULTS.md). Per-message deflate is always off: a compressed socket holds a zlib
+    compressor and decompressor (an idle seat 151 KiB instead of 49), for views of a few KB."""
 
     public_origins: Annotated[list[str], NoDecode] = [f"http://{n}:8000" for n in LOOPBACK]
     """The addresses players' browsers use for this site (``VEILLEE_PUBLIC_ORIGINS``, comma
@@ -160,18 +165,24 @@ class Settings(BaseSettings):
 
 
 class TransportLimits(TypedDict):
-    """uvicorn's keyword arguments that bound what its transport reads."""
+    """uvicorn's keyword arguments for its transport: what it reads, and how it speaks
+    websocket."""
 
     ws_max_size: int
     h11_max_incomplete_event_size: int
+    ws: str
+    ws_per_message_deflate: bool
 
 
 def transport_limits(settings: Settings) -> TransportLimits:
     """uvicorn's keyword arguments that bound what the transport reads before the app sees it:
     ``ws_max_size`` (:attr:`Settings.max_frame_bytes`) and ``h11_max_incomplete_event_size``
-    (:attr:`Settings.max_header_bytes`). Request bodies are bounded by the app itself
-    (``veillee.web.guards.BodyLimit``), while they are read."""
+    (:attr:`Settings.max_header_bytes`); and its websocket implementation ``ws``
+    (:attr:`Settings.websocket`), per-message deflate off. Request bodies are bounded by the app
+    itself (``veillee.web.guards.BodyLimit``), while they are read."""
     return {
         "ws_max_size": settings.max_frame_bytes,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
+        "ws": settings.websocket,
+        "ws_per_message_deflate": False,
     }

@@ -39,9 +39,12 @@ def test_veillee_serve_starts_uvicorn_with_the_settings_limits(
     assert started["ws_max_size"] == 20000
     assert started["h11_max_incomplete_event_size"] == 9000
     assert (started["host"], started["port"]) == ("127.0.0.1", 8123)
+    assert (started["ws"], started["ws_per_message_deflate"]) == ("wsproto", False)
     assert transport_limits(Settings()) == {
         "ws_max_size": 20000,
         "h11_max_incomplete_event_size": 9000,
+        "ws": "wsproto",
+        "ws_per_message_deflate": False,
     }
 
 

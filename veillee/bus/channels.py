@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
 
 
 class Bus(Protocol):
@@ -18,6 +21,13 @@ class Bus(Protocol):
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[asyncio.Queue[str]]:
         """Context manager yielding a queue that receives the channel's messages from now on."""
 
+    def listen(
+        self, channel: str, deliver: Callable[[str], None]
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        """Context manager: ``deliver(message)`` is called, in this process's event loop, with
+        each message of ``channel`` from the time it is entered; it must return at once. (What
+        :meth:`subscribe` does without a queue: nothing is held per listener but ``deliver``.)"""
+
     async def close(self) -> None:
         """Stop delivering and release connections."""
 
@@ -26,33 +36,49 @@ class InProcessBus:
     """The embedded default: subscribers are asyncio queues in this process."""
 
     def __init__(self) -> None:
-        self._queues: dict[str, set[asyncio.Queue[str]]] = defaultdict(set)
+        self._listeners: dict[str, set[Callable[[str], None]]] = defaultdict(set)
 
     async def publish(self, channel: str, message: str) -> None:
         self._deliver(channel, message)
 
     def _deliver(self, channel: str, message: str) -> None:
-        for queue in list(self._queues.get(channel, ())):
-            queue.put_nowait(message)
+        for deliver in list(self._listeners.get(channel, ())):
+            deliver(message)
+
+    @contextlib.asynccontextmanager
+    async def listen(self, channel: str, deliver: Callable[[str], None]) -> AsyncIterator[None]:
+        self._listeners[channel].add(deliver)
+        try:
+            yield
+        finally:
+            self._forget(channel, deliver)
+
+    def _forget(self, channel: str, deliver: Callable[[str], None]) -> bool:
+        """Drop one listener; True if it was the channel's last."""
+        self._listeners[channel].discard(deliver)
+        if self._listeners[channel]:
+            return False
+        del self._listeners[channel]
+        return True
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[asyncio.Queue[str]]:
         queue: asyncio.Queue[str] = asyncio.Queue()
-        self._queues[channel].add(queue)
-        try:
+        async with self.listen(channel, queue.put_nowait):
             yield queue
-        finally:
-            self._queues[channel].discard(queue)
-            if not self._queues[channel]:
-                del self._queues[channel]
 
     async def close(self) -> None:
-        self._queues.clear()
+        self._listeners.clear()
 
 
 class RedisBus(InProcessBus):
     """Redis pub/sub: one connection per process listens to the channels this process holds
-    subscribers for, and hands each message to the local queues."""
+    subscribers for, and hands each message to the local queues.
+
+    :meth:`publish` returns at once: the messages published meanwhile are sent together, in
+    order, in one pipeline (one round trip for a burst), so that nobody's acknowledgement waits
+    for Redis. A batch Redis refuses is logged and dropped (the bus only says "look again"; a
+    page that reconnects gets the record from the store)."""
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -62,27 +88,39 @@ class RedisBus(InProcessBus):
         self._pubsub: Any = self._redis.pubsub(ignore_subscribe_messages=True)
         self._reader: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self._outbox: list[tuple[str, str]] = []
+        self._sender: asyncio.Task[None] | None = None
 
     async def publish(self, channel: str, message: str) -> None:
-        await self._redis.publish(channel, message)
+        self._outbox.append((channel, message))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send())
+
+    async def _send(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for channel, message in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
+            except Exception:
+                log.exception("could not publish %d message(s) on Redis", len(batch))
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, channel: str) -> AsyncIterator[asyncio.Queue[str]]:
-        queue: asyncio.Queue[str] = asyncio.Queue()
+    async def listen(self, channel: str, deliver: Callable[[str], None]) -> AsyncIterator[None]:
         async with self._lock:
-            first = channel not in self._queues
-            self._queues[channel].add(queue)
+            first = channel not in self._listeners
+            self._listeners[channel].add(deliver)
             if first:
                 await self._pubsub.subscribe(channel)
             if self._reader is None:
                 self._reader = asyncio.create_task(self._read())
         try:
-            yield queue
+            yield
         finally:
             async with self._lock:
-                self._queues[channel].discard(queue)
-                if not self._queues[channel]:
-                    del self._queues[channel]
+                if self._forget(channel, deliver):
                     await self._pubsub.unsubscribe(channel)
 
     async def _read(self) -> None:
@@ -102,6 +140,8 @@ class RedisBus(InProcessBus):
                 self._deliver(msg["channel"], msg["data"])
 
     async def close(self) -> None:
+        if self._sender is not None:
+            await asyncio.gather(self._sender, return_exceptions=True)
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -7,10 +7,12 @@ import asyncio
 import hashlib
 import json
 import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
@@ -21,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from veillee.store.schema import actions, chat_lines, records, tokens
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+T = TypeVar("T")
 
 
 class NotFound(Exception):
@@ -101,32 +104,54 @@ class Store:
 
     ``url`` is an SQLAlchemy async URL: ``sqlite+aiosqlite:///path.db`` (embedded default, WAL) or
     ``postgresql+asyncpg://…`` (scale-out). :meth:`open` runs the Alembic migrations to head.
+
+    Every write is one transaction run whole by :meth:`_transaction`. On SQLite they all go
+    through one writer thread holding one connection (SQLite has one writer; reads go on beside
+    it in WAL through the async engine): a transaction costs one hand-over to that thread, not
+    one per statement, and writers wait their turn in this process, not in SQLite's busy loop.
+    On PostgreSQL a transaction runs on a connection of the async pool.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, writer: sa.Engine | None = None) -> None:
         self.engine = engine
+        self._writer = writer
+        self._writer_thread = (
+            ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer") if writer else None
+        )
+
+    async def _transaction(self, body: Callable[[sa.Connection], T]) -> T:
+        """``body(connection)`` in one transaction, committed if it returns, rolled back if it
+        raises (what it raises comes through)."""
+        if self._writer is None or self._writer_thread is None:
+            async with self.engine.begin() as conn:
+                return await conn.run_sync(body)
+        writer = self._writer
+
+        def run() -> T:
+            with writer.begin() as conn:
+                return body(conn)
+
+        return await asyncio.get_running_loop().run_in_executor(self._writer_thread, run)
 
     @classmethod
     async def open(cls, url: str) -> Store:
         """Connect to ``url``, create the SQLite folder if needed, and migrate the schema."""
         kwargs: dict[str, Any] = {}
+        writer = None
         if url.startswith("sqlite"):
             path = url.split(":///", 1)[1]
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"timeout": 30}
+            # The writer thread's own engine (the same file through the standard sqlite3).
+            writer = sa.create_engine(
+                url.replace("+aiosqlite", "", 1), pool_size=1, max_overflow=0, **kwargs
+            )
         engine = create_async_engine(url, **kwargs)
-        if url.startswith("sqlite"):
-
-            @event.listens_for(engine.sync_engine, "connect")
-            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-                cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA foreign_keys=ON")
-                cur.execute("PRAGMA synchronous=NORMAL")
-                cur.close()
-
-        store = cls(engine)
+        for sync_engine in (engine.sync_engine, writer):
+            if sync_engine is not None and url.startswith("sqlite"):
+                event.listen(sync_engine, "connect", _sqlite_pragmas)
+        store = cls(engine, writer)
         await store._migrate()
         return store
 
@@ -142,6 +167,12 @@ class Store:
 
     async def close(self) -> None:
         """Release every connection."""
+        if self._writer is not None and self._writer_thread is not None:
+            # sqlite3 connections are closed by the thread that uses them.
+            await asyncio.get_running_loop().run_in_executor(
+                self._writer_thread, self._writer.dispose
+            )
+            self._writer_thread.shutdown()
         await self.engine.dispose()
 
     async def create(
@@ -159,8 +190,9 @@ class Store:
         """
         now = datetime.now(UTC)
         rid = record_id or secrets.token_urlsafe(12)
-        async with self.engine.begin() as conn:
-            await conn.execute(
+
+        def insert(conn: sa.Connection) -> None:
+            conn.execute(
                 records.insert().values(
                     id=rid,
                     kind=kind,
@@ -172,20 +204,21 @@ class Store:
                 )
             )
             for digest, role in (roles or {}).items():
-                await conn.execute(
-                    tokens.insert().values(token_hash=digest, record_id=rid, role=role)
-                )
+                conn.execute(tokens.insert().values(token_hash=digest, record_id=rid, role=role))
+
+        await self._transaction(insert)
         return Record(rid, kind, 0, data, now, expires_at)
 
     async def add_role(self, record_id: str, digest: str, role: str) -> None:
         """Attach one more token (hash) with ``role`` to a record. Raises NotFound."""
-        async with self.engine.begin() as conn:
-            found = await conn.execute(sa.select(records.c.id).where(records.c.id == record_id))
+
+        def insert(conn: sa.Connection) -> None:
+            found = conn.execute(sa.select(records.c.id).where(records.c.id == record_id))
             if found.first() is None:
                 raise NotFound(record_id)
-            await conn.execute(
-                tokens.insert().values(token_hash=digest, record_id=record_id, role=role)
-            )
+            conn.execute(tokens.insert().values(token_hash=digest, record_id=record_id, role=role))
+
+        await self._transaction(insert)
 
     async def load(self, record_id: str) -> Record:
         """The record as stored now. Raises NotFound."""
@@ -246,69 +279,57 @@ class Store:
         there first, NotFound if the record is gone.
         """
         now = datetime.now(UTC)
+
+        def write(conn: sa.Connection) -> Commit:
+            if client_id is not None:
+                seen = conn.execute(
+                    sa.select(actions.c.version).where(
+                        actions.c.record_id == record_id, actions.c.client_id == client_id
+                    )
+                ).first()
+                if seen is not None:
+                    row = conn.execute(sa.select(records).where(records.c.id == record_id)).first()
+                    if row is None:
+                        raise NotFound(record_id)
+                    return Commit(_record(row), duplicate=True)
+            written = conn.execute(
+                records.update()
+                .where(records.c.id == record_id, records.c.version == expected_version)
+                .values(
+                    version=expected_version + 1,
+                    data=json.dumps(data, separators=(",", ":")),
+                    updated_at=now,
+                    expires_at=expires_at,
+                )
+                .returning(records.c.kind)
+            ).first()
+            if written is None:
+                exists = conn.execute(
+                    sa.select(records.c.id).where(records.c.id == record_id)
+                ).first()
+                if exists is None:
+                    raise NotFound(record_id)
+                raise VersionConflict(record_id)
+            if client_id is not None:
+                conn.execute(
+                    actions.insert().values(
+                        record_id=record_id, client_id=client_id, version=expected_version + 1
+                    )
+                )
+            for digest, role in (roles or {}).items():
+                conn.execute(
+                    tokens.insert().values(token_hash=digest, record_id=record_id, role=role)
+                )
+            return Commit(
+                Record(record_id, written.kind, expected_version + 1, data, now, expires_at),
+                duplicate=False,
+            )
+
         for attempt in range(3):
             try:
-                async with self.engine.begin() as conn:
-                    if client_id is not None:
-                        seen = (
-                            await conn.execute(
-                                sa.select(actions.c.version).where(
-                                    actions.c.record_id == record_id,
-                                    actions.c.client_id == client_id,
-                                )
-                            )
-                        ).first()
-                        if seen is not None:
-                            row = (
-                                await conn.execute(
-                                    sa.select(records).where(records.c.id == record_id)
-                                )
-                            ).first()
-                            if row is None:
-                                raise NotFound(record_id)
-                            return Commit(_record(row), duplicate=True)
-                    written = (
-                        await conn.execute(
-                            records.update()
-                            .where(records.c.id == record_id, records.c.version == expected_version)
-                            .values(
-                                version=expected_version + 1,
-                                data=json.dumps(data, separators=(",", ":")),
-                                updated_at=now,
-                                expires_at=expires_at,
-                            )
-                            .returning(records.c.kind)
-                        )
-                    ).first()
-                    if written is None:
-                        exists = (
-                            await conn.execute(
-                                sa.select(records.c.id).where(records.c.id == record_id)
-                            )
-                        ).first()
-                        if exists is None:
-                            raise NotFound(record_id)
-                        raise VersionConflict(record_id)
-                    if client_id is not None:
-                        await conn.execute(
-                            actions.insert().values(
-                                record_id=record_id,
-                                client_id=client_id,
-                                version=expected_version + 1,
-                            )
-                        )
-                    for digest, role in (roles or {}).items():
-                        await conn.execute(
-                            tokens.insert().values(
-                                token_hash=digest, record_id=record_id, role=role
-                            )
-                        )
-                return Commit(
-                    Record(record_id, written.kind, expected_version + 1, data, now, expires_at),
-                    duplicate=False,
-                )
+                return await self._transaction(write)
             except sa.exc.OperationalError:
-                # SQLite "database is locked" under a burst of writers: wait and try again.
+                # SQLite "database is locked" (another process writing): wait and try again.
                 if attempt == 2:
                     raise
                 await asyncio.sleep(0.05 * (attempt + 1))
@@ -328,18 +349,20 @@ class Store:
         """Delete a record with its tokens and action ids; with ``expired_by``, only if its
         ``expires_at`` is at or before that time (a change that just extended its life wins
         over the sweeper). Returns whether a record was deleted (no error if it is gone)."""
-        async with self.engine.begin() as conn:
-            query = records.delete().where(records.c.id == record_id)
-            if expired_by is not None:
-                query = query.where(records.c.expires_at <= expired_by)
+        query = records.delete().where(records.c.id == record_id)
+        if expired_by is not None:
+            query = query.where(records.c.expires_at <= expired_by)
+
+        def delete(conn: sa.Connection) -> bool:
             # The record first: its rowcount says whether it was ours to delete.
-            done = await conn.execute(query)
-            if done.rowcount != 1:
+            if conn.execute(query).rowcount != 1:
                 return False
-            await conn.execute(actions.delete().where(actions.c.record_id == record_id))
-            await conn.execute(tokens.delete().where(tokens.c.record_id == record_id))
-            await conn.execute(chat_lines.delete().where(chat_lines.c.record_id == record_id))
-        return True
+            conn.execute(actions.delete().where(actions.c.record_id == record_id))
+            conn.execute(tokens.delete().where(tokens.c.record_id == record_id))
+            conn.execute(chat_lines.delete().where(chat_lines.c.record_id == record_id))
+            return True
+
+        return await self._transaction(delete)
 
     # ---- chat lines (beside a record: they never move its version) ---------------------------
 
@@ -380,8 +403,7 @@ class Store:
 
         for attempt in range(8):
             try:
-                async with self.engine.begin() as conn:
-                    return await conn.run_sync(write)
+                return await self._transaction(write)
             except (sa.exc.IntegrityError, sa.exc.OperationalError):
                 # Another line took this seq (or the same client id came twice at once, or
                 # SQLite is locked by another writer, or the record was deleted meanwhile):
@@ -421,3 +443,14 @@ class Store:
         )
         async with self.engine.connect() as conn:
             return int((await conn.execute(query)).scalar() or 0)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """Every SQLite connection: WAL (readers beside the writer), foreign keys, and a sync at
+    each checkpoint rather than each commit (WAL keeps committed transactions across a crash of
+    the process)."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()

@@ -197,11 +197,22 @@ class LiveRecords:
         A change that returns the document unchanged writes nothing: the record as it stands is
         returned (``duplicate=False``), at its version.
 
+        The change is first judged on the record in hand (``record``, else the newest one this
+        process's fan-out holds, :meth:`latest`) and written without asking the store anything
+        before: the write itself refuses a stale version and recognises a repeated client id.
+        Anything but a clean write (a refusal, a stale version) is then decided the careful way,
+        on the record loaded afresh, so the answer is the one the store gives.
+
         Raises Refusal: the kind's gone code, ``version_conflict``, ``busy``, or what ``change``
         raises."""
-        for attempt in range(RACE_RETRIES):
-            if record is None or record.id != record_id or attempt > 0:
-                record = await self.load(record_id)
+        in_hand = record if record is not None and record.id == record_id else None
+        in_hand = in_hand or self.latest(record_id)
+        if in_hand is not None and (version is None or version == in_hand.version):
+            done = await self._write(in_hand, change, client_id, tokens)
+            if done is not None:
+                return done
+        for _ in range(RACE_RETRIES):
+            record = await self.load(record_id)
             if client_id is not None and await self._applied(record_id, client_id):
                 # A repeat must be acknowledged even when it would no longer be accepted: look
                 # before judging it.
@@ -213,16 +224,7 @@ class LiveRecords:
                 # Nothing to write (a seat saying again that it is ready): no new version.
                 return Commit(record, duplicate=False)
             try:
-                done = await self.store.commit(
-                    record_id,
-                    record.version,
-                    data,
-                    client_id=client_id,
-                    expires_at=self._expiry(data),
-                    roles={token_hash(t): role for t, role in (tokens or {}).items()},
-                )
-            except NotFound:
-                raise Refusal(self.gone) from None
+                return await self._commit(record, data, client_id, tokens)
             except VersionConflict:
                 if version is None:
                     continue
@@ -231,10 +233,52 @@ class LiveRecords:
                 if client_id is not None and await self._applied(record_id, client_id):
                     return Commit(await self.load(record_id), duplicate=True)
                 raise Refusal("version_conflict") from None
-            if not done.duplicate:
-                await self._announce(done.record)
-            return done
         raise Refusal("busy")
+
+    def latest(self, record_id: str) -> Record | None:
+        """The newest version of the record this process has (its fan-out's), or None."""
+        return self.fanout.latest(record_id)
+
+    async def _write(
+        self,
+        record: Record,
+        change: Change,
+        client_id: str | None,
+        tokens: dict[str, str] | None,
+    ) -> Commit | None:
+        """The change judged on ``record`` and written, or None if it was refused, changed
+        nothing or the record had moved on (the caller then decides on the record as stored)."""
+        try:
+            data = change(record)
+            if data == record.data and not tokens:
+                return None
+            return await self._commit(record, data, client_id, tokens)
+        except (Refusal, VersionConflict):
+            return None
+
+    async def _commit(
+        self,
+        record: Record,
+        data: dict[str, Any],
+        client_id: str | None,
+        tokens: dict[str, str] | None,
+    ) -> Commit:
+        """Write ``data`` over ``record`` (still at its version) with ``tokens`` and announce
+        it. Raises VersionConflict, Refusal(gone)."""
+        try:
+            done = await self.store.commit(
+                record.id,
+                record.version,
+                data,
+                client_id=client_id,
+                expires_at=self._expiry(data),
+                roles={token_hash(t): role for t, role in (tokens or {}).items()},
+            )
+        except NotFound:
+            raise Refusal(self.gone) from None
+        if not done.duplicate:
+            await self._announce(done.record)
+        return done
 
     async def _applied(self, record_id: str, client_id: str) -> bool:
         return await self.store.applied(record_id, client_id) is not None
@@ -297,20 +341,28 @@ class Watcher(Protocol):
 
 @dataclass(eq=False)
 class _Followed:
-    """One record followed in this process: its watchers, the newest version handed to them,
-    the views built for that version (by viewer key), and the bus listener."""
+    """One record followed in this process: its watchers, the newest version handed to them
+    (and that record), the views built for that version (by viewer key), the bus listening
+    (``ready`` until it listens), and the newest version another process announced (``wanted``)
+    with the task that loads it (only while it does)."""
 
     watchers: set[Watcher] = field(default_factory=set)
     version: int = -1
+    record: Record | None = None
     views: dict[Hashable, Any] = field(default_factory=dict)
-    listening: asyncio.Event = field(default_factory=asyncio.Event)
-    listener: asyncio.Task[None] | None = None
+    listening: contextlib.AbstractAsyncContextManager[None] | None = None
+    ready: asyncio.Future[None] | None = None
+    wanted: int = -1
+    loader: asyncio.Task[None] | None = None
+    deleted: bool = False
 
 
 class Fanout:
-    """This process's watchers of one kind of record, and their one bus subscription per record.
+    """This process's watchers of one kind of record, and their one bus listener per record.
 
     ``channel(id)`` names a record's bus channel; ``load(id)`` reads a record (None if gone).
+    A record followed holds no task of its own: the bus calls :meth:`_heard`, and a version
+    announced by another process is loaded by a task that lives only until it is caught up.
     """
 
     def __init__(
@@ -329,19 +381,45 @@ class Fanout:
         """Push every new version of ``record_id`` to ``watcher`` while the context is open.
         Entered once the bus listens, so nothing announced afterwards is missed."""
         followed = self._followed.get(record_id)
+        first = followed is None
         if followed is None:
             followed = self._followed[record_id] = _Followed()
-            followed.listener = asyncio.create_task(self._listen(record_id, followed))
+            followed.ready = asyncio.get_running_loop().create_future()
         followed.watchers.add(watcher)
         try:
-            await followed.listening.wait()
+            if first:
+                await self._start_listening(record_id, followed)
+            elif followed.ready is not None:
+                await asyncio.shield(followed.ready)
             yield
         finally:
             followed.watchers.discard(watcher)
             if not followed.watchers and self._followed.get(record_id) is followed:
                 del self._followed[record_id]
-                if followed.listener is not None:
-                    followed.listener.cancel()
+                await self._stop_listening(followed)
+
+    async def _start_listening(self, record_id: str, followed: _Followed) -> None:
+        listening = self._bus.listen(
+            self._channel(record_id), lambda message: self._heard(record_id, followed, message)
+        )
+        try:
+            await listening.__aenter__()
+            followed.listening = listening
+        except Exception:
+            # Without the bus this process still shows its own changes; say why others'
+            # changes do not reach it.
+            log.exception("bus listener for %s failed", self._channel(record_id))
+        finally:
+            if followed.ready is not None and not followed.ready.done():
+                followed.ready.set_result(None)
+            followed.ready = None
+
+    async def _stop_listening(self, followed: _Followed) -> None:
+        if followed.loader is not None:
+            followed.loader.cancel()
+        listening, followed.listening = followed.listening, None
+        if listening is not None:
+            await listening.__aexit__(None, None, None)
 
     def deliver(self, record: Record) -> None:
         """Hand ``record`` (just committed or loaded) to its watchers, unless they have had this
@@ -350,14 +428,24 @@ class Fanout:
         if followed is None or record.version <= followed.version:
             return
         followed.version = record.version
+        followed.record = record
         followed.views = {}
         for watcher in list(followed.watchers):
             watcher.push(record)
 
+    def latest(self, record_id: str) -> Record | None:
+        """The newest version of the record handed to its watchers here, or None if it is not
+        followed or none was handed yet. Another process may have written a newer one meanwhile
+        (the store's ``WHERE version = v`` then refuses a change judged on this one)."""
+        followed = self._followed.get(record_id)
+        return None if followed is None else followed.record
+
     def gone(self, record_id: str) -> None:
         """Tell the record's watchers it was deleted."""
         followed = self._followed.get(record_id)
-        if followed is not None:
+        if followed is not None and not followed.deleted:
+            # Once: the sweeper tells this process's watchers itself and on the bus.
+            followed.deleted, followed.record = True, None
             for watcher in list(followed.watchers):
                 watcher.push(None)
 
@@ -372,42 +460,30 @@ class Fanout:
         built: V = followed.views[key]
         return built
 
-    async def _listen(self, record_id: str, followed: _Followed) -> None:
-        try:
-            async with self._bus.subscribe(self._channel(record_id)) as queue:
-                followed.listening.set()
-                while True:
-                    await self._hear(record_id, followed, await _latest(queue))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # Without the bus this process still shows its own changes; say why others'
-            # changes no longer reach it.
-            log.exception("bus listener for %s failed", self._channel(record_id))
-        finally:
-            followed.listening.set()
-
-    async def _hear(self, record_id: str, followed: _Followed, message: str) -> None:
+    def _heard(self, record_id: str, followed: _Followed, message: str) -> None:
         if message == GONE:
             self.gone(record_id)
             return
         if not message.isdigit() or int(message) <= followed.version:
             return  # this process's own change, or one its watchers have had already
-        try:
-            record = await self._load(record_id)
-        except Exception:
-            log.exception("could not load %s after a bus message", self._channel(record_id))
-            return
-        if record is None:
-            self.gone(record_id)
-        else:
+        followed.wanted = max(followed.wanted, int(message))
+        if followed.loader is None or followed.loader.done():
+            followed.loader = asyncio.create_task(self._catch_up(record_id, followed))
+
+    async def _catch_up(self, record_id: str, followed: _Followed) -> None:
+        """Load the record until its watchers have the newest version announced (one load for
+        a burst of versions heard meanwhile)."""
+        while followed.wanted > followed.version:
+            wanted = followed.wanted
+            try:
+                record = await self._load(record_id)
+            except Exception:
+                log.exception("could not load %s after a bus message", self._channel(record_id))
+                return
+            if record is None:
+                self.gone(record_id)
+                return
             self.deliver(record)
-
-
-async def _latest(queue: asyncio.Queue[str]) -> str:
-    """The next message of ``queue``, skipping to the newest of those already waiting (one load
-    for a burst of versions); ``"gone"`` wins over any version."""
-    message = await queue.get()
-    while not queue.empty() and message != GONE:
-        message = queue.get_nowait()
-    return message
+            if record.version < wanted:
+                return  # the store is behind the bus: nothing newer to show yet
+        followed.loader = None

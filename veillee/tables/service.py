@@ -472,7 +472,9 @@ class TableService:
         while True:
             self._dirty.discard(table_id)
             try:
-                record = await self.step(table_id, paced=True)
+                # The table as this process last fanned it out (no load while a page shows it).
+                latest = self.live.latest(table_id)
+                record = await self.step(table_id, paced=True, record=latest)
             except Refusal:
                 return
             except Exception:
@@ -547,8 +549,8 @@ class TableService:
         elif doc.seats[seat] != COMPUTER:
             return None
         else:
-            if paced:
-                await asyncio.sleep(self._pace(game, m, seat))
+            if paced and (pause := self._pace(game, m, seat)):
+                await asyncio.sleep(pause)
             observation = game.match.observation(m, seat)["deal"]
             legal = game.match.legal_actions(m)
             action = await asyncio.to_thread(game.player.choose, observation, legal, self._rng())
@@ -557,9 +559,10 @@ class TableService:
 
     def _pace(self, game: Game, m: Any, seat: int) -> float:
         delay = self.settings.bot_delay_ms
-        deal = game.match.view(m, seat).get("deal", {})
-        if not deal.get("trick") and deal.get("last_trick"):
-            delay += self.settings.trick_pause_ms
+        if self.settings.trick_pause_ms:  # the view says whether a trick was just gathered
+            deal = game.match.view(m, seat).get("deal", {})
+            if not deal.get("trick") and deal.get("last_trick"):
+                delay += self.settings.trick_pause_ms
         return delay / 1000
 
     # ---- lifetimes ----------------------------------------------------------------------

@@ -124,7 +124,8 @@ class Side(Protocol):
 
 class Session:
     """One open socket: its record, language, viewer key, the version it was last sent, and a
-    mailbox the record's fan-out fills (:meth:`push`) and :meth:`follow` empties."""
+    mailbox the record's fan-out fills (:meth:`push`) and :meth:`follow` empties (in a task that
+    runs only while there is something to send: an idle socket holds none)."""
 
     def __init__(
         self, ws: WebSocket, behaviour: Behaviour, record_id: str, settings: Settings
@@ -140,7 +141,7 @@ class Session:
         self.area = behaviour.area(None)
         self.lock = asyncio.Lock()
         self._pushed: Record | object | None = None
-        self._wake = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
         self.shows_presence = False
         self._presence: list[Any] | None = None
         self.side: Side | None = None
@@ -212,22 +213,25 @@ class Session:
     def push(self, record: Record | None) -> None:
         """A newer version of the record, or ``None`` once it is deleted (Watcher)."""
         self._pushed = GONE if record is None else record
-        self._wake.set()
+        self._wake()
 
     def push_presence(self, here: list[Any]) -> None:
         """Who is at the record now (:class:`Presence`); sent by :meth:`follow`."""
         if self.shows_presence:
             self._presence = here
-            self._wake.set()
+            self._wake()
+
+    def _wake(self) -> None:
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self.follow())
 
     async def follow(self) -> None:
-        """Send each version the fan-out pushes (the newest only, if several came at once);
-        close with the kind's gone code once the record is deleted."""
+        """Send what was pushed (the newest version only, if several came at once; who is
+        here) until the mailbox is empty; close with the kind's gone code once the record is
+        deleted."""
         try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                pushed = self._pushed
+            while self._pushed is not None or self._presence is not None:
+                pushed, self._pushed = self._pushed, None
                 if pushed is GONE:
                     await self.refuse(self.behaviour.records.gone, 4404)
                     return
@@ -239,6 +243,13 @@ class Session:
                     await self.send(PresenceOut(here=here))
         except CLOSED:
             return  # the page has gone; the receiving side ends the session
+
+    async def stop_following(self) -> None:
+        """Stop sending (the socket is closing)."""
+        sender, self._sender = self._sender, None
+        if sender is not None:
+            sender.cancel()
+            await asyncio.gather(sender, return_exceptions=True)
 
 
 _PRESENCE: weakref.WeakKeyDictionary[LiveRecords, Presence] = weakref.WeakKeyDictionary()
@@ -323,21 +334,21 @@ async def follow_and_listen(session: Session) -> None:
     behaviour = session.behaviour
     at = presence(behaviour.records)
     async with behaviour.records.fanout.watch(session.record_id, session):
-        greeted = await send_greeting(session)
-        if greeted is None:
-            return
-        follower = asyncio.create_task(session.follow())
         try:
-            if session.shows_presence:
-                await at.enter(session)
-            session.side = await behaviour.side(session, greeted)
-            await listen(session)
+            greeted = await send_greeting(session)
+            if greeted is None:
+                return
+            try:
+                if session.shows_presence:
+                    await at.enter(session)
+                session.side = await behaviour.side(session, greeted)
+                await listen(session)
+            finally:
+                await at.leave(session)
+                if session.side is not None:
+                    await session.side.close()
         finally:
-            await at.leave(session)
-            if session.side is not None:
-                await session.side.close()
-            follower.cancel()
-            await asyncio.gather(follower, return_exceptions=True)
+            await session.stop_following()
 
 
 async def send_greeting(session: Session) -> Record | None:
@@ -411,5 +422,7 @@ async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | No
     if deadline is None:
         frame = await ws.receive()
     else:
-        frame = await asyncio.wait_for(ws.receive(), max(0.0, deadline - time.monotonic()))
+        # A timer, not a task per frame (asyncio.wait_for's).
+        async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+            frame = await ws.receive()
     return None if frame["type"] == "websocket.disconnect" else dict(frame)

@@ -1,0 +1,274 @@
+"""Computer tables played over the real socket: changes per second against the same server's
+ping/pong rate, the acknowledgement's latency, and the server's CPU per change (issue 12).
+
+Each run starts `veillee serve` (one process on SQLite, or ``--processes`` processes on
+PostgreSQL + Redis), makes N Chouine computer tables through ``POST /api/tables`` and opens one
+websocket per table on 127.0.0.1, as a table page does (``hello``, then ``act`` / ``next`` /
+``new_match`` with a fresh client id and the version acted on, each answered by ``ack`` and the
+new ``state``). Then, on those same sockets:
+
+1. **ping/pong** for ``--ping-seconds``: every socket sends ``ping`` and sends again on each
+   ``pong`` (the socket skeleton's own round trip: transport, limits, parse, answer);
+2. **play** for ``--seconds``: every socket plays seat 0 as soon as its state says seat 0 is to
+   act (a legal action drawn at random from the view's ``legal``), deals the next partie when one
+   is over and starts a new match when the match is.
+
+*changes/s* is the number of versions the sockets were sent (each applied, stored and fanned
+out: the human's and the computer's moves) per second of play; *ratio* is that over the ping/pong
+rate of phase 1; *ack p50/p99* is the time from sending a change to its ``ack``; *CPU/change*
+is the servers' CPU time (all threads, from /proc) during play over the changes.
+
+``full`` pacing: the computer moves at once (``VEILLEE_BOT_DELAY_MS=0``,
+``VEILLEE_TRICK_PAUSE_MS=0``); ``normal``: the server's default pacing. The rate limit per
+socket is lifted (``VEILLEE_MAX_MESSAGES_PER_SECOND=100000``) so that it is the server, not the
+limit, that is measured. The client offers per-message deflate as a browser does; the server
+decides. Loop counts and times are bounded; everything stays on 127.0.0.1.
+
+Run alone: ``.venv/bin/python bench/live_load.py`` is the short run of ``make bench`` (50 and
+200 tables at full speed, 4 s each); ``--full`` is the issue's (50, 200 and 1,000 tables, full
+and normal pacing, 10 s each). Options: ``--tables 50,200 --pacing full,normal --seconds 10``,
+``--database-url postgresql+asyncpg://… --redis-url redis://… --processes 1,2,3``,
+``--websocket wsproto`` (the server's ``VEILLEE_WEBSOCKET``), ``--python other-venv/bin/python``
+(the server of another install, e.g. the code before a change).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from _server import Served, cpu_seconds, load, make_tables, raise_open_files, servers
+from websockets.asyncio.client import ClientConnection, connect
+
+PACINGS = {
+    "full": {"VEILLEE_BOT_DELAY_MS": "0", "VEILLEE_TRICK_PAUSE_MS": "0"},
+    "normal": {},
+}
+OPEN_AT_ONCE = 100
+"""Sockets opened (and tables made) concurrently."""
+
+
+@dataclass
+class Tally:
+    """What the sockets saw in one phase."""
+
+    phase: str = "idle"
+    pongs: int = 0
+    changes: int = 0
+    acks: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+
+
+class Seat:
+    """One table page: seat 0 of a computer table, on its own socket."""
+
+    def __init__(self, ws: ClientConnection, token: str, tally: Tally, rng: random.Random):
+        self.ws = ws
+        self.token = token
+        self.tally = tally
+        self.rng = rng
+        self.version = -1
+        self.state: dict[str, Any] | None = None
+        self.acted_on = -1
+        self.sent: dict[str, float] = {}
+        self.ids = itertools.count()
+
+    async def greet(self) -> None:
+        await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+        while self.state is None:
+            self._take(json.loads(await self.ws.recv()))
+
+    async def run(self) -> None:
+        """Answer every frame until the socket closes or the task is cancelled."""
+        with contextlib.suppress(Exception):
+            async for text in self.ws:
+                message = json.loads(text)
+                self._take(message)
+                if self.tally.phase == "ping" and message["type"] == "pong":
+                    self.tally.pongs += 1
+                    await self.ping()
+                elif self.tally.phase == "play":
+                    await self.play()
+
+    async def ping(self) -> None:
+        await self.ws.send('{"type":"ping"}')
+
+    def _take(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "state":
+            if message["version"] > self.version:
+                if self.version >= 0 and self.tally.phase == "play":
+                    self.tally.changes += message["version"] - self.version
+                self.version = message["version"]
+                self.state = message
+        elif kind == "ack":
+            sent = self.sent.pop(message["client_id"], None)
+            if sent is not None and self.tally.phase == "play":
+                self.tally.acks.append(time.perf_counter() - sent)
+        elif kind == "error":
+            code = message["code"]
+            self.tally.errors[code] = self.tally.errors.get(code, 0) + 1
+            self.sent.pop(message.get("client_id") or "", None)
+            self.acted_on = -1  # the state that follows an error says what to do now
+
+    async def play(self) -> None:
+        """Send the change the current state calls for, once per version."""
+        state = self.state
+        if state is None or self.version <= self.acted_on:
+            return
+        view = state["view"]
+        deal = view["deal"]
+        if deal["to_act"] == state["seat"] and deal["legal"]:
+            change: dict[str, Any] = {"type": "act", "action": self.rng.choice(deal["legal"])}
+        elif view["match"]["over"]:
+            change = {"type": "new_match"}
+        elif deal["to_act"] is None:
+            change = {"type": "next"}
+        else:
+            return  # the computer is to act
+        self.acted_on = self.version
+        client_id = f"c{next(self.ids)}"
+        change["client_id"] = client_id
+        if change["type"] != "new_match":
+            change["version"] = self.version
+        self.sent[client_id] = time.perf_counter()
+        await self.ws.send(json.dumps(change))
+
+
+async def open_seats(
+    tables: list[tuple[Served, dict[str, Any]]], tally: Tally, stack: contextlib.AsyncExitStack
+) -> list[Seat]:
+    gate = asyncio.Semaphore(OPEN_AT_ONCE)
+    rng = random.Random(20261130)
+
+    async def one(where: Served, table: dict[str, Any]) -> Seat:
+        async with gate:
+            ws = await stack.enter_async_context(
+                connect(
+                    f"{where.ws}/ws/tables/{table['table_id']}",
+                    ping_interval=None,
+                    max_size=2**20,
+                    open_timeout=60,
+                )
+            )
+            seat = Seat(ws, table["token"], tally, random.Random(rng.random()))
+            await seat.greet()
+            return seat
+
+    return list(await asyncio.gather(*(one(w, t) for w, t in tables)))
+
+
+def percentile(values: list[float], p: int) -> float:
+    """The ``p``-th percentile of ``values`` (NaN if there are none)."""
+    if len(values) < 2:
+        return values[0] if values else float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[p - 1]
+
+
+async def measure(
+    served: list[Served], tables: int, ping_s: float, play_s: float
+) -> dict[str, Any]:
+    """Make ``tables`` tables, then ping/pong for ``ping_s`` and play for ``play_s`` seconds."""
+    tally = Tally()
+    made = await make_tables(served, tables)
+    async with contextlib.AsyncExitStack() as stack:
+        seats = await open_seats(made, tally, stack)
+        runners = [asyncio.create_task(seat.run()) for seat in seats]
+        try:
+            await asyncio.sleep(0.5)
+            tally.phase = "ping"
+            await asyncio.gather(*(seat.ping() for seat in seats))
+            start = time.perf_counter()
+            await asyncio.sleep(ping_s)
+            pongs, ping_wall = tally.pongs, time.perf_counter() - start
+            tally.phase = "settle"
+            await asyncio.sleep(0.5)
+            tally.errors.clear()
+            cpu0 = sum(cpu_seconds(s.pid) for s in served)
+            tally.phase = "play"
+            start = time.perf_counter()
+            await asyncio.gather(*(seat.play() for seat in seats))
+            await asyncio.sleep(play_s)
+            tally.phase = "stop"
+            wall = time.perf_counter() - start
+            cpu = sum(cpu_seconds(s.pid) for s in served) - cpu0
+        finally:
+            for task in runners:
+                task.cancel()
+            await asyncio.gather(*runners, return_exceptions=True)
+    pingpong = pongs / ping_wall
+    changes = tally.changes / wall
+    return {
+        "tables": tables,
+        "pingpong": pingpong,
+        "changes": changes,
+        "ratio": changes / pingpong,
+        "p50": percentile(tally.acks, 50) * 1000,
+        "p99": percentile(tally.acks, 99) * 1000,
+        "cpu_ms": 1000 * cpu / max(1, tally.changes),
+        "acks": len(tally.acks),
+        "errors": dict(tally.errors),
+        "load": load(),
+    }
+
+
+def report(label: str, r: dict[str, Any]) -> None:
+    errors = f", errors {r['errors']}" if r["errors"] else ""
+    print(
+        f"{label} {r['tables']:>5} tables: {r['changes']:7,.0f} changes/s, ping/pong "
+        f"{r['pingpong']:7,.0f}/s, ratio {100 * r['ratio']:5.1f} %, ack p50 {r['p50']:6.1f} ms "
+        f"p99 {r['p99']:7.1f} ms, server CPU {r['cpu_ms']:.2f} ms/change "
+        f"({r['acks']} acks{errors}; {r['load']})",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--full", action="store_true", help="the issue's sizes and pacings")
+    parser.add_argument("--tables", help="e.g. 50,200,1000 (short: 50,200)")
+    parser.add_argument("--pacing", help="full, normal or both (short: full)")
+    parser.add_argument("--seconds", type=float, help="play per run (short: 4 s, full: 10 s)")
+    parser.add_argument("--ping-seconds", type=float, help="ping/pong per run (2 s, full: 3 s)")
+    parser.add_argument("--database-url", help="PostgreSQL (postgresql+asyncpg://…)")
+    parser.add_argument("--redis-url", help="Redis (redis://…)")
+    parser.add_argument("--processes", default="1", help="server processes, e.g. 1,2,3")
+    parser.add_argument("--websocket", help="VEILLEE_WEBSOCKET for the server (default: its own)")
+    parser.add_argument("--python", help="the server's interpreter (another checkout's venv)")
+    args = parser.parse_args()
+    full = ("50,200,1000", "full,normal", 10.0, 3.0) if args.full else ("50,200", "full", 4.0, 2.0)
+    args.tables = args.tables or full[0]
+    args.pacing = args.pacing or full[1]
+    args.seconds = args.seconds or full[2]
+    args.ping_seconds = args.ping_seconds or full[3]
+    counts = [int(n) for n in args.tables.split(",")]
+    processes = [int(n) for n in args.processes.split(",")]
+    if max(processes) > 1 and not (args.database_url and args.redis_url):
+        parser.error("several processes need --database-url and --redis-url")
+    raise_open_files(4 * max(counts) + 1024)
+    env = {"VEILLEE_MAX_MESSAGES_PER_SECOND": "100000"}
+    if args.database_url:
+        env["VEILLEE_DATABASE_URL"] = args.database_url
+    if args.redis_url:
+        env["VEILLEE_REDIS_URL"] = args.redis_url
+    if args.websocket:
+        env["VEILLEE_WEBSOCKET"] = args.websocket
+    store = ("PostgreSQL" if args.database_url else "SQLite") + ("+Redis" if args.redis_url else "")
+    for pacing in args.pacing.split(","):
+        for count in processes:
+            for tables in counts:
+                with servers(count, {**env, **PACINGS[pacing]}, args.python) as served:
+                    result = asyncio.run(measure(served, tables, args.ping_seconds, args.seconds))
+                report(f"{store} x{count} {pacing:6}", result)
+
+
+if __name__ == "__main__":
+    main()
