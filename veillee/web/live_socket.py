@@ -334,18 +334,20 @@ async def follow_and_listen(session: Session) -> None:
     behaviour = session.behaviour
     at = presence(behaviour.records)
     async with behaviour.records.fanout.watch(session.record_id, session):
-        greeted = await send_greeting(session)
-        if greeted is None:
-            return
         try:
-            if session.shows_presence:
-                await at.enter(session)
-            session.side = await behaviour.side(session, greeted)
-            await listen(session)
+            greeted = await send_greeting(session)
+            if greeted is None:
+                return
+            try:
+                if session.shows_presence:
+                    await at.enter(session)
+                session.side = await behaviour.side(session, greeted)
+                await listen(session)
+            finally:
+                await at.leave(session)
+                if session.side is not None:
+                    await session.side.close()
         finally:
-            await at.leave(session)
-            if session.side is not None:
-                await session.side.close()
             await session.stop_following()
 
 
@@ -424,24 +426,3 @@ async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | No
         async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
             frame = await ws.receive()
     return None if frame["type"] == "websocket.disconnect" else dict(frame)
-
-
-class Sides:
-    """Several sides of one socket (a table's chat and its voice), each answering its own
-    message types: ``routes`` maps each :class:`~veillee.web.live_protocol.SideMessage` model to
-    the side that answers it; ``session`` is told ``unknown_type`` for any other."""
-
-    def __init__(self, session: Session, routes: dict[type[BaseModel], Side]) -> None:
-        self.session = session
-        self.routes = routes
-
-    async def answer(self, message: Any) -> None:
-        side = self.routes.get(type(message))
-        if side is None:
-            await self.session.error("unknown_type")
-        else:
-            await side.answer(message)
-
-    async def close(self) -> None:
-        for side in {id(side): side for side in self.routes.values()}.values():
-            await side.close()

@@ -37,8 +37,9 @@ def chat_out(lines: Sequence[ChatLine]) -> ChatOut:
 
 class ChatSide:
     """One socket's chat. ``seq`` is the newest line sent to it (None until its page asks with
-    ``chat_sync``); lines pushed by the feed are sent in order by one task, and a gap (lines
-    this process heard of as one burst) is filled from the store."""
+    ``chat_sync``); lines pushed by the feed are sent in order by one task that runs only while
+    there is something to send (an idle socket holds none), and a gap (lines this process
+    heard of as one burst) is filled from the store."""
 
     def __init__(self, chat: TableChat, session: Session) -> None:
         self.chat = chat
@@ -47,7 +48,6 @@ class ChatSide:
         self.seq: int | None = None
         self.open = False
         self._pending: list[ChatLine] = []
-        self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._watching = contextlib.AsyncExitStack()
         self._task: asyncio.Task[None] | None = None
@@ -59,7 +59,6 @@ class ChatSide:
             return
         await self._watching.enter_async_context(self.chat.feed.watch(self.table_id, self))
         self.open = True
-        self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
         if self._task is not None:
@@ -103,13 +102,12 @@ class ChatSide:
 
     def push_lines(self, lines: Sequence[ChatLine]) -> None:
         self._pending.extend(lines)
-        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._drain())
 
-    async def _run(self) -> None:
+    async def _drain(self) -> None:
         try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
+            while self._pending:
                 async with self._lock:
                     pending, self._pending = self._pending, []
                     if self.seq is None:
