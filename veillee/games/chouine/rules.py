@@ -166,13 +166,14 @@ def beats(lead: int, follow: int, trump: int) -> bool:
     return follow >> 3 == trump
 
 
-_BEATEN_BY: tuple[int, ...] = tuple(
-    sum(1 << follow for follow in range(32) if beats(lead, follow, trump))
+_BEATEN_BY: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sum(1 << follow for follow in range(32) if beats(lead, follow, trump)) for lead in range(32)
+    )
     for trump in range(4)
-    for lead in range(32)
 )
-"""``_BEATEN_BY[trump << 5 | lead]``: the mask of the cards that win against ``lead`` (made from
-:func:`beats`)."""
+"""``_BEATEN_BY[trump][lead]``: the mask of the cards that win against ``lead`` (made from
+:func:`beats`; in CPython a lookup costs less than a shift)."""
 
 
 def legal_cards(hand: int, lead: int, trump: int, phase2: bool) -> int:
@@ -372,6 +373,11 @@ PLAY_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action("play", CARD_CODES[c], KINDS[k] or None) for k in range(6)) for c in range(32)
 )
 """Interned play actions: ``PLAY_ACTIONS[card][kind]``."""
+_PLAYS: tuple[tuple[int, int, int], ...] = tuple(
+    (c >> 3, c & 7, 1 << (c >> 3)) for c in range(_SWAP_CODE)
+)
+"""``_PLAYS[code]``: (card, kind, card mask) of a play's action code (a lookup costs less than a
+shift and a mask in CPython)."""
 
 
 # --- the state --------------------------------------------------------------------------------
@@ -532,29 +538,41 @@ _PLAIN_ROWS: tuple[tuple[Action, ...], ...] = tuple(
     for byte in range(256)
 )
 """``_PLAIN_ROWS[256 * suit + byte]``: the plain plays of a suit byte's cards, strongest first."""
-_LOW_ROWS: list[tuple[Action, ...] | None] = [None] * 0x10000
-"""By the spades and hearts of a mask (its low 16 bits): their plain plays, spades first;
-filled as met."""
-_HIGH_ROWS: tuple[list[tuple[Action, ...] | None], ...] = ([None] * 0x10000, [None] * 0x10000)
-"""``_HIGH_ROWS[diamonds are trumps]``, by the diamonds and clubs of a mask (its high 16 bits):
-their plain plays in display order (diamonds first, unless they are trumps); filled as met."""
+_LOW_ROWS: tuple[list[tuple[tuple[Action, ...], tuple[Action, ...]] | None], ...] = tuple(
+    [None] * 0x10000 for _ in range(4)
+)
+"""``_LOW_ROWS[trump]``, by the spades and hearts of a mask (its low 16 bits): the plain plays
+shown before the diamonds and clubs and those shown after them (the trumps, last); filled as
+met."""
+_HIGH_ROWS: tuple[list[tuple[Action, ...] | None], ...] = tuple([None] * 0x10000 for _ in range(4))
+"""``_HIGH_ROWS[trump]``, by the diamonds and clubs of a mask (its high 16 bits): their plain
+plays in display order (clubs first when diamonds are trumps); filled as met."""
 _PROMPT_ACTIONS: tuple[tuple[Action, ...], tuple[Action, ...]] = (
     (CONTINUE_ACTION,),
     (CONTINUE_ACTION, SWAP_ACTION),
 )
 """The answers to the seven prompt, by whether the swap is allowed."""
 _SWAP_ONLY: tuple[Action, ...] = (SWAP_ACTION,)
+_SEVENS: tuple[int, ...] = tuple(1 << (8 * t + SEVEN) for t in range(4))
+"""``_SEVENS[trump]``: the mask of the seven of trumps."""
 
 
-def _low_row(low: int) -> tuple[Action, ...]:
-    row = _LOW_ROWS[low] = _PLAIN_ROWS[low & 0xFF] + _PLAIN_ROWS[256 | low >> 8]
-    return row
+def _low_rows(trump: int, low: int) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
+    spades, hearts = _PLAIN_ROWS[low & 0xFF], _PLAIN_ROWS[256 | low >> 8]
+    if trump == 0:
+        rows = hearts, spades
+    elif trump == 1:
+        rows = spades, hearts
+    else:
+        rows = spades + hearts, ()
+    _LOW_ROWS[trump][low] = rows
+    return rows
 
 
-def _high_row(diamond_trumps: bool, high: int) -> tuple[Action, ...]:
+def _high_row(trump: int, high: int) -> tuple[Action, ...]:
     diamonds, clubs = _PLAIN_ROWS[512 | high & 0xFF], _PLAIN_ROWS[768 | high >> 8]
-    row = clubs + diamonds if diamond_trumps else diamonds + clubs
-    _HIGH_ROWS[diamond_trumps][high] = row
+    row = clubs + diamonds if trump == 2 else diamonds + clubs
+    _HIGH_ROWS[trump][high] = row
     return row
 
 
@@ -624,7 +642,15 @@ def _actions(
         return _PROMPT_ACTIONS[may_swap(hand, trump, turn_up, k, trick)]
     legal = legal_cards(hand, trick[0], trump, True) if trick and k > 11 else hand
     flags = _FLAGS[hand & _SIGNIFICANT]
-    if flags & 16 and (
+    if not flags:
+        # The plays in display order from three rows, each read by one small int: the rows
+        # before and after the diamonds and clubs, then theirs.
+        first, last = _LOW_ROWS[trump][legal & 0xFFFF] or _low_rows(trump, legal & 0xFFFF)
+        high = _HIGH_ROWS[trump][legal >> 16]
+        if high is None:
+            high = _high_row(trump, legal >> 16)
+        out = first + high + last
+    elif flags & 16 and (
         hand in _CHOUINE_HANDS or (not quinte_declared and (hand & BRISQUES).bit_count() == 5)
     ):
         out = _legal_with_chouine_or_quinte(hand, legal, trump, declared, quinte_declared)
@@ -639,22 +665,11 @@ def _actions(
                 else:
                     out += _PLAIN_ROWS[256 * s + byte]
     else:
-        # The plays in display order from two or three rows, each read by one small int.
-        low = legal & 0xFFFF  # spades and hearts
-        high = _HIGH_ROWS[trump == 2][legal >> 16]  # diamonds and clubs, trump last
-        if high is None:
-            high = _high_row(trump == 2, legal >> 16)
-        if trump >= 2:
-            both = _LOW_ROWS[low]
-            if both is None:
-                both = _low_row(low)
-            out = both + high
-        elif trump:  # hearts: spades, diamonds and clubs, hearts
-            out = _PLAIN_ROWS[low & 0xFF] + high + _PLAIN_ROWS[256 | low >> 8]
-        else:  # spades: hearts, diamonds and clubs, spades
-            out = _PLAIN_ROWS[256 | low >> 8] + high + _PLAIN_ROWS[low & 0xFF]
+        out = ()
+        for s in _DISPLAY_SUITS[trump]:
+            out += _PLAIN_ROWS[256 * s + ((legal >> 8 * s) & 0xFF)]
     # (a cheap test first: there is no swap without the seven of trumps)
-    if hand >> (8 * trump + SEVEN) & 1 and may_swap(hand, trump, turn_up, k, trick):
+    if hand & _SEVENS[trump] and may_swap(hand, trump, turn_up, k, trick):
         out += _SWAP_ONLY
     return out
 
@@ -766,14 +781,12 @@ def apply(state: State, action: Action) -> State:
     action_code = action.code if type(action) is Action else -1
     if seat is None or prompt or not 0 <= action_code < _SWAP_CODE:
         return _apply_other(state, action)
-    card = action_code >> 3
+    card, kind, bit = _PLAYS[action_code]
     hand = hands[seat]
-    bit = _BIT[card]
     if not hand & bit:
         raise IllegalAction("card_not_in_hand")
-    if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) >> card & 1:
+    if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) & bit:
         raise IllegalAction(follow_refusal(hand, trick[0], trump, card))
-    kind = action_code & 7
     made = declarations  # the declarations before this play
     if kind:
         declaration = _declaration(state, seat, card, kind)
@@ -833,7 +846,7 @@ def apply(state: State, action: Action) -> State:
             ),
         )  # fmt: skip
     # The trick is complete (§4.1): the winner takes it, then both draw while the talon lasts.
-    winner = seat if _BEATEN_BY[trump << 5 | lead] & bit else leader
+    winner = seat if _BEATEN_BY[trump][lead] & bit else leader
     won = _BIT[lead] | bit
     piles = (piles[0] | won, piles[1]) if winner == 0 else (piles[0], piles[1] | won)
     # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below
