@@ -538,15 +538,20 @@ _PLAIN_ROWS: tuple[tuple[Action, ...], ...] = tuple(
     for byte in range(256)
 )
 """``_PLAIN_ROWS[256 * suit + byte]``: the plain plays of a suit byte's cards, strongest first."""
-_LOW_ROWS: tuple[list[tuple[tuple[Action, ...], tuple[Action, ...]] | None], ...] = tuple(
+_Plays = tuple[Action, ...]
+_LOW_ROWS: tuple[list[tuple[_Plays, _Plays, bool, int, bool] | None], ...] = tuple(
     [None] * 0x10000 for _ in range(4)
 )
 """``_LOW_ROWS[trump]``, by the spades and hearts of a mask (its low 16 bits): the plain plays
-shown before the diamonds and clubs and those shown after them (the trumps, last); filled as
-met."""
-_HIGH_ROWS: tuple[list[tuple[Action, ...] | None], ...] = tuple([None] * 0x10000 for _ in range(4))
+shown before the diamonds and clubs and those shown after them (the trumps, last), whether a
+suit holds its king and queen, the number of brisques (10 for a chouine), whether the seven of
+trumps is there; filled as met."""
+_HIGH_ROWS: tuple[list[tuple[_Plays, bool, int, bool] | None], ...] = tuple(
+    [None] * 0x10000 for _ in range(4)
+)
 """``_HIGH_ROWS[trump]``, by the diamonds and clubs of a mask (its high 16 bits): their plain
-plays in display order (clubs first when diamonds are trumps); filled as met."""
+plays in display order (clubs first when diamonds are trumps), then as in :data:`_LOW_ROWS`;
+filled as met."""
 _PROMPT_ACTIONS: tuple[tuple[Action, ...], tuple[Action, ...]] = (
     (CONTINUE_ACTION,),
     (CONTINUE_ACTION, SWAP_ACTION),
@@ -557,22 +562,38 @@ _SEVENS: tuple[int, ...] = tuple(1 << (8 * t + SEVEN) for t in range(4))
 """``_SEVENS[trump]``: the mask of the seven of trumps."""
 
 
-def _low_rows(trump: int, low: int) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
+def _half(mask: int) -> tuple[bool, int]:
+    """Of a half hand (16 bits, two suits): whether a suit holds its king and queen, and its
+    brisques (10 for a chouine)."""
+    pairs = any((mask >> (8 * s)) & 0x30 == 0x30 for s in (0, 1))
+    chouine = any(mask == CHOUINE_BYTE << (8 * s) for s in (0, 1))
+    return pairs, 10 if chouine else (mask & 0xC0C0).bit_count()
+
+
+def _low_rows(trump: int, low: int) -> tuple[_Plays, _Plays, bool, int, bool]:
     spades, hearts = _PLAIN_ROWS[low & 0xFF], _PLAIN_ROWS[256 | low >> 8]
     if trump == 0:
-        rows = hearts, spades
+        first, last = hearts, spades
     elif trump == 1:
-        rows = spades, hearts
+        first, last = spades, hearts
     else:
-        rows = spades + hearts, ()
-    _LOW_ROWS[trump][low] = rows
+        first, last = spades + hearts, ()
+    pairs, brisques = _half(low)
+    seven = trump < 2 and bool(low >> (8 * trump + SEVEN) & 1)
+    rows = _LOW_ROWS[trump][low] = (first, last, pairs, brisques, seven)
     return rows
 
 
-def _high_row(trump: int, high: int) -> tuple[Action, ...]:
+def _high_row(trump: int, high: int) -> tuple[_Plays, bool, int, bool]:
     diamonds, clubs = _PLAIN_ROWS[512 | high & 0xFF], _PLAIN_ROWS[768 | high >> 8]
-    row = clubs + diamonds if trump == 2 else diamonds + clubs
-    _HIGH_ROWS[trump][high] = row
+    pairs, brisques = _half(high)
+    seven = trump >= 2 and bool(high >> (8 * (trump - 2) + SEVEN) & 1)
+    row = _HIGH_ROWS[trump][high] = (
+        clubs + diamonds if trump == 2 else diamonds + clubs,
+        pairs,
+        brisques,
+        seven,
+    )
     return row
 
 
@@ -640,17 +661,29 @@ def _actions(
     ``quinte_declared``, at trick ``k`` whose cards so far are ``trick``."""
     if prompt:
         return _PROMPT_ACTIONS[may_swap(hand, trump, turn_up, k, trick)]
-    legal = legal_cards(hand, trick[0], trump, True) if trick and k > 11 else hand
-    flags = _FLAGS[hand & _SIGNIFICANT]
-    if not flags:
-        # The plays in display order from three rows, each read by one small int: the rows
-        # before and after the diamonds and clubs, then theirs.
-        first, last = _LOW_ROWS[trump][legal & 0xFFFF] or _low_rows(trump, legal & 0xFFFF)
-        high = _HIGH_ROWS[trump][legal >> 16]
-        if high is None:
-            high = _high_row(trump, legal >> 16)
-        out = first + high + last
-    elif flags & 16 and (
+    # The rows of the hand's halves (spades and hearts, diamonds and clubs), each read by one
+    # small int, say at once whether it may declare: the plain plays in display order (those
+    # before and after the diamonds and clubs, then theirs), the suits holding a king and a
+    # queen, the brisques (10 for a chouine), and whether it holds the seven of trumps.
+    low = hand & 0xFFFF
+    high = hand >> 16
+    first, last, low_pairs, low_brisques, low_seven = _LOW_ROWS[trump][low] or _low_rows(trump, low)
+    middle, high_pairs, high_brisques, high_seven = _HIGH_ROWS[trump][high] or _high_row(
+        trump, high
+    )
+    brisques = low_brisques + high_brisques
+    if trick and k > 11:
+        legal = legal_cards(hand, trick[0], trump, True)
+        if legal != hand:
+            first, last, _, _, _ = _LOW_ROWS[trump][legal & 0xFFFF] or _low_rows(
+                trump, legal & 0xFFFF
+            )
+            middle = (_HIGH_ROWS[trump][legal >> 16] or _high_row(trump, legal >> 16))[0]
+    else:
+        legal = hand
+    if not (low_pairs or high_pairs) and brisques != 5 and brisques != 10:
+        out = first + middle + last
+    elif (flags := _FLAGS[hand & _SIGNIFICANT]) & 16 and (
         hand in _CHOUINE_HANDS or (not quinte_declared and (hand & BRISQUES).bit_count() == 5)
     ):
         out = _legal_with_chouine_or_quinte(hand, legal, trump, declared, quinte_declared)
@@ -669,7 +702,7 @@ def _actions(
         for s in _DISPLAY_SUITS[trump]:
             out += _PLAIN_ROWS[256 * s + ((legal >> 8 * s) & 0xFF)]
     # (a cheap test first: there is no swap without the seven of trumps)
-    if hand & _SEVENS[trump] and may_swap(hand, trump, turn_up, k, trick):
+    if (low_seven or high_seven) and may_swap(hand, trump, turn_up, k, trick):
         out += _SWAP_ONLY
     return out
 
