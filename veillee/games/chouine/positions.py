@@ -25,6 +25,7 @@ from veillee.games.chouine.rules import (
     State,
     code_list,
     mask_of,
+    with_actions,
 )
 
 
@@ -106,7 +107,7 @@ def position(
             ds[seat] |= 1 << s
     if to_act == -1:
         to_act = leader if len(trick) % 2 == 0 else 1 - leader
-    return State(
+    state = State(
         dealer=(1 - leader if trick_number == 1 else 1) if dealer is None else dealer,
         trump=t,
         hands=(mask_of(hands[0]), mask_of(hands[1])),
@@ -126,6 +127,7 @@ def position(
         drawn=((), ()),
         chouine=None,
     )
+    return with_actions(state)
 
 
 def _ordered_unused(used: Sequence[str]) -> list[str]:

@@ -166,6 +166,16 @@ def beats(lead: int, follow: int, trump: int) -> bool:
     return follow >> 3 == trump
 
 
+_BEATEN_BY: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sum(1 << follow for follow in range(32) if beats(lead, follow, trump)) for lead in range(32)
+    )
+    for trump in range(4)
+)
+"""``_BEATEN_BY[trump][lead]``: the mask of the cards that win against ``lead`` (made from
+:func:`beats`; in CPython a lookup costs less than a shift)."""
+
+
 def legal_cards(hand: int, lead: int, trump: int, phase2: bool) -> int:
     """Mask of the cards of ``hand`` that may be played (rules §4.2, §4.3).
 
@@ -363,6 +373,11 @@ PLAY_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action("play", CARD_CODES[c], KINDS[k] or None) for k in range(6)) for c in range(32)
 )
 """Interned play actions: ``PLAY_ACTIONS[card][kind]``."""
+_PLAYS: tuple[tuple[int, int, int], ...] = tuple(
+    (c >> 3, c & 7, 1 << (c >> 3)) for c in range(_SWAP_CODE)
+)
+"""``_PLAYS[code]``: (card, kind, card mask) of a play's action code (a lookup costs less than a
+shift and a mask in CPython)."""
 
 
 # --- the state --------------------------------------------------------------------------------
@@ -387,7 +402,11 @@ class State(NamedTuple):
       ``quinte_declared``: (bool, bool);
     - ``taken_turn_ups``: ``(seat, card, SWAP | DRAW)``; ``drawn``: per seat, the cards it drew
       after tricks (the turn-up taken at trick 11 included), in order;
-    - ``chouine``: the seat whose chouine won the partie, else ``None``.
+    - ``chouine``: the seat whose chouine won the partie, else ``None``;
+    - ``actions``: what :func:`legal_actions` answers for this state, worked out by whoever made
+      the state (:func:`apply`, the deal, :func:`from_json`) while it had the fields at hand;
+      ``None`` in a state built by keywords, whose actions are worked out when asked. It is not
+      part of the JSON form (:func:`to_json`) and follows from the other fields.
     """
 
     dealer: int
@@ -408,6 +427,7 @@ class State(NamedTuple):
     taken_turn_ups: tuple[tuple[int, int, int], ...]
     drawn: tuple[tuple[int, ...], tuple[int, ...]]
     chouine: int | None
+    actions: tuple[Action, ...] | None = None
 
 
 # The hot paths build states as plain tuples of the fields in order: cheaper than the
@@ -425,11 +445,13 @@ def _deal(deck: Sequence[int], dealer: int) -> State:
     b = bit[deck[1]] | bit[deck[3]] | bit[deck[5]] | bit[deck[7]] | bit[deck[9]]
     hands = (a, b) if non_dealer == 0 else (b, a)
     turn_up = deck[10]
+    trump = turn_up >> 3
     return _state(
         State,
         (
-            dealer, turn_up >> 3, hands, tuple(deck[11:]), turn_up, 1, non_dealer, (),
-            non_dealer, False, (0, 0), (), (), (0, 0), (False, False), (), _NO_DRAWS, None,
+            dealer, trump, hands, tuple(deck[11:]), turn_up, 1, non_dealer, (), non_dealer,
+            False, (0, 0), (), (), (0, 0), (False, False), (), _NO_DRAWS, None,
+            _actions(a, trump, turn_up, 1, (), False, 0, False),
         ),
     )  # fmt: skip
 
@@ -464,12 +486,20 @@ def phase(state: State) -> int:
 
 def swap_allowed(state: State, seat: int) -> bool:
     """True when ``seat`` is to act and may make the seven swap now (rules §6, §6.1)."""
-    if state.to_act != seat or state.turn_up < 0:
+    if state.to_act != seat:
         return False
-    if not state.hands[seat] >> (8 * state.trump + SEVEN) & 1:
+    return may_swap(state.hands[seat], state.trump, state.turn_up, state.trick_number, state.trick)
+
+
+def may_swap(
+    hand: int, trump: int, turn_up: int, trick_number: int, trick: tuple[int, ...]
+) -> bool:
+    """True when the seat to act, holding ``hand``, may make the seven swap (rules §6, §6.1): it
+    holds the seven of trumps, the turn-up still lies under the talon, and the lead card of
+    trick 11 is not yet on the table."""
+    if turn_up < 0 or not hand >> (8 * trump + SEVEN) & 1:
         return False
-    # The swap is over once the lead card of trick 11 is on the table.
-    return not (state.trick_number == 11 and state.trick)
+    return not (trick_number == 11 and trick)
 
 
 # --- legal actions ----------------------------------------------------------------------------
@@ -508,23 +538,62 @@ _PLAIN_ROWS: tuple[tuple[Action, ...], ...] = tuple(
     for byte in range(256)
 )
 """``_PLAIN_ROWS[256 * suit + byte]``: the plain plays of a suit byte's cards, strongest first."""
-_LOW_ROWS: list[tuple[Action, ...] | None] = [None] * 0x10000
-"""By the spades and hearts of a mask (its low 16 bits): their plain plays, spades first;
+_Plays = tuple[Action, ...]
+_LOW_ROWS: tuple[list[tuple[_Plays, _Plays, bool, int, bool] | None], ...] = tuple(
+    [None] * 0x10000 for _ in range(4)
+)
+"""``_LOW_ROWS[trump]``, by the spades and hearts of a mask (its low 16 bits): the plain plays
+shown before the diamonds and clubs and those shown after them (the trumps, last), whether a
+suit holds its king and queen, the number of brisques (10 for a chouine), whether the seven of
+trumps is there; filled as met."""
+_HIGH_ROWS: tuple[list[tuple[_Plays, bool, int, bool] | None], ...] = tuple(
+    [None] * 0x10000 for _ in range(4)
+)
+"""``_HIGH_ROWS[trump]``, by the diamonds and clubs of a mask (its high 16 bits): their plain
+plays in display order (clubs first when diamonds are trumps), then as in :data:`_LOW_ROWS`;
 filled as met."""
-_HIGH_ROWS: tuple[list[tuple[Action, ...] | None], ...] = ([None] * 0x10000, [None] * 0x10000)
-"""``_HIGH_ROWS[diamonds are trumps]``, by the diamonds and clubs of a mask (its high 16 bits):
-their plain plays in display order (diamonds first, unless they are trumps); filled as met."""
+_PROMPT_ACTIONS: tuple[tuple[Action, ...], tuple[Action, ...]] = (
+    (CONTINUE_ACTION,),
+    (CONTINUE_ACTION, SWAP_ACTION),
+)
+"""The answers to the seven prompt, by whether the swap is allowed."""
+_SWAP_ONLY: tuple[Action, ...] = (SWAP_ACTION,)
+_SEVENS: tuple[int, ...] = tuple(1 << (8 * t + SEVEN) for t in range(4))
+"""``_SEVENS[trump]``: the mask of the seven of trumps."""
 
 
-def _low_row(low: int) -> tuple[Action, ...]:
-    row = _LOW_ROWS[low] = _PLAIN_ROWS[low & 0xFF] + _PLAIN_ROWS[256 | low >> 8]
-    return row
+def _half(mask: int) -> tuple[bool, int]:
+    """Of a half hand (16 bits, two suits): whether a suit holds its king and queen, and its
+    brisques (10 for a chouine)."""
+    pairs = any((mask >> (8 * s)) & 0x30 == 0x30 for s in (0, 1))
+    chouine = any(mask == CHOUINE_BYTE << (8 * s) for s in (0, 1))
+    return pairs, 10 if chouine else (mask & 0xC0C0).bit_count()
 
 
-def _high_row(diamond_trumps: bool, high: int) -> tuple[Action, ...]:
+def _low_rows(trump: int, low: int) -> tuple[_Plays, _Plays, bool, int, bool]:
+    spades, hearts = _PLAIN_ROWS[low & 0xFF], _PLAIN_ROWS[256 | low >> 8]
+    if trump == 0:
+        first, last = hearts, spades
+    elif trump == 1:
+        first, last = spades, hearts
+    else:
+        first, last = spades + hearts, ()
+    pairs, brisques = _half(low)
+    seven = trump < 2 and bool(low >> (8 * trump + SEVEN) & 1)
+    rows = _LOW_ROWS[trump][low] = (first, last, pairs, brisques, seven)
+    return rows
+
+
+def _high_row(trump: int, high: int) -> tuple[_Plays, bool, int, bool]:
     diamonds, clubs = _PLAIN_ROWS[512 | high & 0xFF], _PLAIN_ROWS[768 | high >> 8]
-    row = clubs + diamonds if diamond_trumps else diamonds + clubs
-    _HIGH_ROWS[diamond_trumps][high] = row
+    pairs, brisques = _half(high)
+    seven = trump >= 2 and bool(high >> (8 * (trump - 2) + SEVEN) & 1)
+    row = _HIGH_ROWS[trump][high] = (
+        clubs + diamonds if trump == 2 else diamonds + clubs,
+        pairs,
+        brisques,
+        seven,
+    )
     return row
 
 
@@ -552,28 +621,74 @@ def legal_actions(state: State) -> list[Action]:
     For each legal card in hand display order (by suit, trump last, strongest first): the plain
     play, then one action per declaration it can carry (chouine first, then by points); then
     ``swap`` when allowed. At the seven prompt: ``continue`` then, if allowed, ``swap``.
-    ``[]`` when the partie is over.
+    ``[]`` when the partie is over. (The state carries them: see ``State.actions``.)
     """
+    actions = state[18]
+    if actions is None:
+        actions = _state_actions(state)
+    return list(actions)
+
+
+def _state_actions(state: State) -> tuple[Action, ...]:
+    """:func:`legal_actions` of ``state`` worked out from its fields."""
     seat = state.to_act
     if seat is None:
-        return []
-    hand = state.hands[seat]
-    trump = state.trump
-    if state.prompt:
-        if swap_allowed(state, seat):
-            return [CONTINUE_ACTION, SWAP_ACTION]
-        return [CONTINUE_ACTION]
-    trick = state.trick
-    k = state.trick_number
-    legal = legal_cards(hand, trick[0], trump, True) if trick and k > 11 else hand
-    flags = _FLAGS[hand & _SIGNIFICANT]
-    if flags & 16 and (
-        hand in _CHOUINE_HANDS
-        or (not state.quinte_declared[seat] and (hand & BRISQUES).bit_count() == 5)
+        return ()
+    return _actions(
+        state.hands[seat],
+        state.trump,
+        state.turn_up,
+        state.trick_number,
+        state.trick,
+        state.prompt,
+        state.declared_suits[seat],
+        state.quinte_declared[seat],
+    )
+
+
+def _actions(
+    hand: int,
+    trump: int,
+    turn_up: int,
+    k: int,
+    trick: tuple[int, ...],
+    prompt: bool,
+    declared: int,
+    quinte_declared: bool,
+) -> tuple[Action, ...]:
+    """The legal actions of the seat to act (see :func:`legal_actions`), which holds ``hand``,
+    has declared in the suits of the 4-bit mask ``declared`` and a quinte if
+    ``quinte_declared``, at trick ``k`` whose cards so far are ``trick``."""
+    if prompt:
+        return _PROMPT_ACTIONS[may_swap(hand, trump, turn_up, k, trick)]
+    # The rows of the hand's halves (spades and hearts, diamonds and clubs), each read by one
+    # small int, say at once whether it may declare: the plain plays in display order (those
+    # before and after the diamonds and clubs, then theirs), the suits holding a king and a
+    # queen, the brisques (10 for a chouine), and whether it holds the seven of trumps.
+    low = hand & 0xFFFF
+    high = hand >> 16
+    first, last, low_pairs, low_brisques, low_seven = _LOW_ROWS[trump][low] or _low_rows(trump, low)
+    middle, high_pairs, high_brisques, high_seven = _HIGH_ROWS[trump][high] or _high_row(
+        trump, high
+    )
+    brisques = low_brisques + high_brisques
+    if trick and k > 11:
+        legal = legal_cards(hand, trick[0], trump, True)
+        if legal != hand:
+            first, last, _, _, _ = _LOW_ROWS[trump][legal & 0xFFFF] or _low_rows(
+                trump, legal & 0xFFFF
+            )
+            middle = (_HIGH_ROWS[trump][legal >> 16] or _high_row(trump, legal >> 16))[0]
+    else:
+        legal = hand
+    if not (low_pairs or high_pairs) and brisques != 5 and brisques != 10:
+        out = first + middle + last
+    elif (flags := _FLAGS[hand & _SIGNIFICANT]) & 16 and (
+        hand in _CHOUINE_HANDS or (not quinte_declared and (hand & BRISQUES).bit_count() == 5)
     ):
-        out = _legal_with_chouine_or_quinte(state, seat, legal)
-    elif declaring := flags & ~state.declared_suits[seat] & 15:
-        out = []
+        out = _legal_with_chouine_or_quinte(hand, legal, trump, declared, quinte_declared)
+    elif declaring := flags & ~declared & 15:
+        out = ()
         for s in _DISPLAY_SUITS[trump]:
             shift = 8 * s
             byte = (legal >> shift) & 0xFF
@@ -583,38 +698,26 @@ def legal_actions(state: State) -> list[Action]:
                 else:
                     out += _PLAIN_ROWS[256 * s + byte]
     else:
-        # The plays in display order from two or three rows, each read by one small int.
-        low = legal & 0xFFFF  # spades and hearts
-        high = _HIGH_ROWS[trump == 2][legal >> 16]  # diamonds and clubs, trump last
-        if high is None:
-            high = _high_row(trump == 2, legal >> 16)
-        if trump >= 2:
-            both = _LOW_ROWS[low]
-            if both is None:
-                both = _low_row(low)
-            out = [*both, *high]
-        elif trump:  # hearts: spades, diamonds and clubs, hearts
-            out = [*_PLAIN_ROWS[low & 0xFF], *high, *_PLAIN_ROWS[256 | low >> 8]]
-        else:  # spades: hearts, diamonds and clubs, spades
-            out = [*_PLAIN_ROWS[256 | low >> 8], *high, *_PLAIN_ROWS[low & 0xFF]]
+        out = ()
+        for s in _DISPLAY_SUITS[trump]:
+            out += _PLAIN_ROWS[256 * s + ((legal >> 8 * s) & 0xFF)]
     # (a cheap test first: there is no swap without the seven of trumps)
-    if hand >> (8 * trump + SEVEN) & 1 and swap_allowed(state, seat):
-        out.append(SWAP_ACTION)
+    if (low_seven or high_seven) and may_swap(hand, trump, turn_up, k, trick):
+        out += _SWAP_ONLY
     return out
 
 
-def _legal_with_chouine_or_quinte(state: State, seat: int, legal: int) -> list[Action]:
-    """The plays of :func:`legal_actions` when a chouine or a quinte may be among them."""
-    hand = state.hands[seat]
-    ds = state.declared_suits[seat]
-    qd = state.quinte_declared[seat]
+def _legal_with_chouine_or_quinte(
+    hand: int, legal: int, trump: int, declared: int, quinte_declared: bool
+) -> tuple[Action, ...]:
+    """The plays of :func:`_actions` when a chouine or a quinte may be among them."""
     out: list[Action] = []
-    for c in display_order(legal, state.trump):
+    for c in display_order(legal, trump):
         row = PLAY_ACTIONS[c]
         out.append(row[PLAIN])
-        for kind, _, _ in declaration_options(hand, c, ds, qd, state.trump):
+        for kind, _, _ in declaration_options(hand, c, declared, quinte_declared, trump):
             out.append(row[kind])
-    return out
+    return tuple(out)
 
 
 # --- legality ---------------------------------------------------------------------------------
@@ -703,21 +806,20 @@ def apply(state: State, action: Action) -> State:
     Raises :class:`veillee.games.IllegalAction` with the reason code of :func:`why_illegal` when
     the action is not legal; ``state`` itself never changes (it is immutable).
     """
+    # (``+ ()`` makes a plain tuple, which unpacks faster than the NamedTuple)
     (
         dealer, trump, hands, talon, turn_up, k, leader, trick, seat, prompt, piles, tricks,
-        declarations, declared_suits, quinte_declared, taken, drawn, chouine,
-    ) = state  # fmt: skip
+        declarations, declared_suits, quinte_declared, taken, drawn, chouine, _,
+    ) = state + ()  # fmt: skip  # noqa: RUF005
     action_code = action.code if type(action) is Action else -1
     if seat is None or prompt or not 0 <= action_code < _SWAP_CODE:
         return _apply_other(state, action)
-    card = action_code >> 3
+    card, kind, bit = _PLAYS[action_code]
     hand = hands[seat]
-    bit = _BIT[card]
     if not hand & bit:
         raise IllegalAction("card_not_in_hand")
-    if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) >> card & 1:
+    if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) & bit:
         raise IllegalAction(follow_refusal(hand, trick[0], trump, card))
-    kind = action_code & 7
     made = declarations  # the declarations before this play
     if kind:
         declaration = _declaration(state, seat, card, kind)
@@ -734,21 +836,34 @@ def apply(state: State, action: Action) -> State:
             mask = declared_suits[seat] | 1 << suit
             declared_suits = (mask, declared_suits[1]) if seat == 0 else (declared_suits[0], mask)
     hand ^= bit
+    if seat == 0:
+        a, b = hand, hands[1]
+    else:
+        a, b = hands[0], hand
     if not trick:  # the lead
         other = 1 - seat
-        to_act: int | None = other
         # §9: a chouine ends the partie, unless the other seat holds the trump chouine and may
         # still declare it: then it is asked to play.
         if kind == CHOUINE and not chouine_answerable(
-            card >> 3, hands[other], declared_suits[other], trump
+            card >> 3, b if other else a, declared_suits[other], trump
         ):
-            to_act, chouine = None, seat
+            return _state(
+                State,
+                (
+                    dealer, trump, (a, b), talon, turn_up, k, leader, (card,), None, False, piles,
+                    tricks, declarations, declared_suits, quinte_declared, taken, drawn, seat, (),
+                ),
+            )  # fmt: skip
+        trick = (card,)
         return _state(
             State,
             (
-                dealer, trump, (hand, hands[1]) if seat == 0 else (hands[0], hand), talon,
-                turn_up, k, leader, (card,), to_act, False, piles, tricks, declarations,
-                declared_suits, quinte_declared, taken, drawn, chouine,
+                dealer, trump, (a, b), talon, turn_up, k, leader, trick, other, False, piles,
+                tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+                _actions(
+                    b if other else a, trump, turn_up, k, trick, False, declared_suits[other],
+                    quinte_declared[other],
+                ),
             ),
         )  # fmt: skip
     lead = trick[0]
@@ -758,24 +873,37 @@ def apply(state: State, action: Action) -> State:
         return _state(
             State,
             (
-                dealer, trump, (hand, hands[1]) if seat == 0 else (hands[0], hand), talon,
-                turn_up, k, leader, (lead, card), None, False, piles, tricks, declarations,
-                declared_suits, quinte_declared, taken, drawn, seat if kind == CHOUINE else leader,
+                dealer, trump, (a, b), talon, turn_up, k, leader, (lead, card), None, False, piles,
+                tricks, declarations, declared_suits, quinte_declared, taken, drawn,
+                seat if kind == CHOUINE else leader, (),
             ),
         )  # fmt: skip
     # The trick is complete (§4.1): the winner takes it, then both draw while the talon lasts.
-    winner = seat if beats(lead, card, trump) else leader
+    winner = seat if _BEATEN_BY[trump][lead] & bit else leader
     won = _BIT[lead] | bit
     piles = (piles[0] | won, piles[1]) if winner == 0 else (piles[0], piles[1] | won)
     # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below
     tricks = tricks + ((leader, lead, card, winner),)  # noqa: RUF005
     if k > 11:
+        if k == 16:
+            return _state(
+                State,
+                (
+                    dealer, trump, (a, b), talon, turn_up, 16, winner, (), None, False, piles,
+                    tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+                    (),
+                ),
+            )  # fmt: skip
+        k += 1
         return _state(
             State,
             (
-                dealer, trump, (hand, hands[1]) if seat == 0 else (hands[0], hand), talon,
-                turn_up, k + (k < 16), winner, (), None if k == 16 else winner, False, piles,
+                dealer, trump, (a, b), talon, turn_up, k, winner, (), winner, False, piles,
                 tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+                _actions(
+                    b if winner else a, trump, turn_up, k, (), False, declared_suits[winner],
+                    quinte_declared[winner],
+                ),
             ),
         )  # fmt: skip
     # Tricks 1–11 (§4.2): the winner draws the top card, the loser the next one (at trick 11
@@ -789,15 +917,13 @@ def apply(state: State, action: Action) -> State:
         talon = ()
         turn_up = -1
         taken = (*taken, (1 - winner, second, DRAW))
-    if seat == 0:
-        a, b = hand, hands[1]
-    else:
-        a, b = hands[0], hand
     if winner == 0:
-        hands = (a | _BIT[first], b | _BIT[second])
+        a |= _BIT[first]
+        b |= _BIT[second]
         drawn = (drawn[0] + (first,), drawn[1] + (second,))
     else:
-        hands = (a | _BIT[second], b | _BIT[first])
+        a |= _BIT[second]
+        b |= _BIT[first]
         drawn = (drawn[0] + (second,), drawn[1] + (first,))
     to_act = winner
     prompt = False
@@ -808,11 +934,16 @@ def apply(state: State, action: Action) -> State:
         if turn_up != seven and not ((piles[0] | piles[1]) >> seven) & 1:
             prompt = True
             to_act = 1 - winner
+    k += 1
     return _state(
         State,
         (
-            dealer, trump, hands, talon, turn_up, k + 1, winner, (), to_act, prompt, piles,
+            dealer, trump, (a, b), talon, turn_up, k, winner, (), to_act, prompt, piles,
             tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+            _actions(
+                b if to_act else a, trump, turn_up, k, (), prompt, declared_suits[to_act],
+                quinte_declared[to_act],
+            ),
         ),
     )  # fmt: skip
 
@@ -826,7 +957,7 @@ def _apply_other(state: State, action: Action) -> State:
     assert seat is not None
     (
         dealer, trump, hands, talon, turn_up, k, leader, trick, _, prompt, piles, tricks,
-        declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+        declarations, declared_suits, quinte_declared, taken, drawn, chouine, _,
     ) = state  # fmt: skip
     if action.code == _SWAP_CODE:
         # §6: the seven of trumps for the turn-up; at the prompt the swap also answers it.
@@ -836,12 +967,16 @@ def _apply_other(state: State, action: Action) -> State:
         taken = (*taken, (seat, turn_up, SWAP))
         turn_up = seven
     # After the prompt (answered by a swap or "continue") the leader of trick 11 acts.
+    to_act = leader if prompt else seat
     return _state(
         State,
         (
-            dealer, trump, hands, talon, turn_up, k, leader, trick, leader if prompt else seat,
-            False, piles, tricks, declarations, declared_suits, quinte_declared, taken, drawn,
-            chouine,
+            dealer, trump, hands, talon, turn_up, k, leader, trick, to_act, False, piles, tricks,
+            declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+            _actions(
+                hands[to_act], trump, turn_up, k, trick, False, declared_suits[to_act],
+                quinte_declared[to_act],
+            ),
         ),
     )  # fmt: skip
 
@@ -974,7 +1109,7 @@ def from_json(d: dict[str, object]) -> State:
     turn_up = d["turn_up"]
     to_act = d["to_act"]
     chouine = d["chouine"]
-    return State(
+    state = State(
         dealer=num(d["dealer"]),
         trump=SUIT_LETTERS.index(str(d["trump"])),
         hands=(hands[0], hands[1]),
@@ -1016,3 +1151,10 @@ def from_json(d: dict[str, object]) -> State:
         drawn=(drawn[0], drawn[1]),
         chouine=None if chouine is None else num(chouine),
     )
+    return with_actions(state)
+
+
+def with_actions(state: State) -> State:
+    """``state`` carrying its legal actions (``State.actions``), as :func:`apply` makes states:
+    for a state built by keywords (:func:`from_json`, test positions)."""
+    return state._replace(actions=_state_actions(state))
