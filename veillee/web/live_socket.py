@@ -426,3 +426,24 @@ async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | No
         async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
             frame = await ws.receive()
     return None if frame["type"] == "websocket.disconnect" else dict(frame)
+
+
+class Sides:
+    """Several sides of one socket (a table's chat and its voice), each answering its own
+    message types: ``routes`` maps each :class:`~veillee.web.live_protocol.SideMessage` model to
+    the side that answers it; ``session`` is told ``unknown_type`` for any other."""
+
+    def __init__(self, session: Session, routes: dict[type[BaseModel], Side]) -> None:
+        self.session = session
+        self.routes = routes
+
+    async def answer(self, message: Any) -> None:
+        side = self.routes.get(type(message))
+        if side is None:
+            await self.session.error("unknown_type")
+        else:
+            await side.answer(message)
+
+    async def close(self) -> None:
+        for side in {id(side): side for side in self.routes.values()}.values():
+            await side.close()
