@@ -8,9 +8,9 @@ its ``state``, and from then on only pings every 10 s as the page does (the serv
 silent socket). Once every socket of a step is open and the server has been quiet for a moment
 (the computer plays its first move at the default pacing when it is to lead), the resident
 memory is read again. *per seat* = (resident now − resident before any socket) / sockets
-opened; the sockets still open then are counted too. The steps add sockets to those already
-open (2,000, then up to 10,000). The client offers per-message deflate as a browser does; the
-server decides.
+opened; the sockets still open then, and any that failed to open, are counted too. The steps
+add sockets to those already open (2,000, then up to 10,000). The client offers per-message
+deflate as a browser does; the server decides.
 
 The open-file limit of this process (and of the server it starts) is raised to fit.
 
@@ -77,9 +77,14 @@ async def measure(served: Served, steps: list[int]) -> list[tuple[int, float, fl
 
     seats: list[ClientConnection] = []
 
+    failed: list[str] = []
+
     async def gated(table: dict[str, str], stack: contextlib.AsyncExitStack) -> None:
         async with gate:
-            seats.append(await open_seat(served, table, stack))
+            try:
+                seats.append(await open_seat(served, table, stack))
+            except Exception as exc:  # counted and shown: a seat the server did not keep
+                failed.append(type(exc).__name__)
 
     pinging = asyncio.create_task(keep_pinging(seats))
     async with contextlib.AsyncExitStack() as stack:
@@ -92,12 +97,13 @@ async def measure(served: Served, steps: list[int]) -> list[tuple[int, float, fl
             opened = step
             await asyncio.sleep(QUIET_S)
             rss = memory(served.pid)[0]
-            per_seat = (rss - before) * 1024 / step
+            per_seat = (rss - before) * 1024 / max(1, len(seats))
             still_open = sum(ws.state is State.OPEN for ws in seats)
             results.append((step, rss, per_seat))
             print(
                 f"{step:>6,} idle seats: {rss:7.1f} MiB resident, {per_seat:5.1f} KiB per seat "
-                f"({still_open:,} open; opened in {took:.1f} s; {load()})",
+                f"({still_open:,} open, {len(failed)} failed to open {sorted(set(failed))}; "
+                f"opened in {took:.1f} s; {load()})",
                 flush=True,
             )
     return results
