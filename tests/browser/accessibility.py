@@ -1,15 +1,17 @@
-"""axe-core in the browser tests: the vendored ``vendor/axe.min.js`` (never served by the site)
-is evaluated in a page under test through Playwright, so the page's CSP (no inline script, no
-eval) stays as it is, and ``axe.run`` checks the page against WCAG 2 A and AA."""
+"""axe-core in the browser tests: the ``axe.min.js`` that the PyPI package
+``axe-playwright-python`` carries (a dev dependency; never served by the site, never kept in
+this repository) is evaluated in a page under test through Playwright, so the page's CSP (no
+inline script, no eval) stays as it is, and ``axe.run`` checks the page against WCAG 2 A and
+AA."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 from playwright.async_api import Page
 
-AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text("utf-8")
+AXE = files("axe_playwright_python").joinpath("axe.min.js").read_text("utf-8")
 SERIOUS = ("serious", "critical")
 
 RUN = """async () => {
