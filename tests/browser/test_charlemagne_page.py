@@ -232,9 +232,12 @@ async def test_the_computer_plays_at_a_human_pace_and_a_finished_trick_stays_in_
     assert phase == "auction"  # East, South and West have passed, one after the other
     versions: list[list[Any]] = await phone.evaluate("() => window.versions")
     # [load, first state, then each computer pass]: each pass waited bot_delay_ms (900 ms)
-    # after the one before (the first one's wait began before the page loaded).
+    # after the one before (the first one's wait began before the page loaded). Seen from the
+    # page, one state may arrive late and the next on time: each gap is well above an instant
+    # answer, and together they add up to the pacing.
     gaps = [versions[i][0] - versions[i - 1][0] for i in range(3, len(versions))]
-    assert len(gaps) >= 1 and min(gaps) >= 850, versions
+    assert len(gaps) >= 1 and min(gaps) >= 600, versions
+    assert sum(gaps) >= 900 * len(gaps) - 250, versions
     await phone.get_by_test_id("bid-5").click()
     _, phase, version = await decision(phone, version)
     await phone.locator('#hand [data-card="9H"]').click()

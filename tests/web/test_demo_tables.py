@@ -115,7 +115,11 @@ async def test_a_spectator_only_steps_and_a_seat_never_steps(app: FastAPI) -> No
             await hello(ws, table["token"])
             seat_state = await receive(ws, "state")
             assert seat_state["seat"] == 0 and "hands" not in seat_state["view"]["deal"]
-            version = (await app.state.tables.load(table["table_id"])).version
+            # When the computer leads, wait for its card: from then on nothing moves but us.
+            while seat_state["view"]["deal"]["to_act"] != 0:
+                seat_state = await receive(ws, "state")
+            version = seat_state["version"]
+            assert (await app.state.tables.load(table["table_id"])).version == version
             await ws.send_text(json.dumps({"type": "step", "client_id": "x1"}))
             assert (await receive(ws, "error"))["code"] == "not_a_demo"
         with pytest.raises(Refusal, match="not_a_demo"):
