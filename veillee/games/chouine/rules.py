@@ -378,11 +378,6 @@ PLAY_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action("play", CARD_CODES[c], KINDS[k] or None) for k in range(6)) for c in range(32)
 )
 """Interned play actions: ``PLAY_ACTIONS[card][kind]``."""
-_PLAYS: tuple[tuple[int, int, int], ...] = tuple(
-    (c >> 3, c & 7, 1 << (c >> 3)) for c in range(_SWAP_CODE)
-)
-"""``_PLAYS[code]``: (card, kind, card mask) of a play's action code (a lookup costs less than a
-shift and a mask in CPython)."""
 
 
 # --- the state --------------------------------------------------------------------------------
