@@ -333,9 +333,14 @@ class Action:
     card: str | None = None
     declaration: str | None = None
     code: int = field(init=False, repr=False, compare=False)
+    play_facts: tuple[int, int, int] | None = field(init=False, repr=False, compare=False)
+    """``(card int, kind int, card mask)`` of a well-formed play, else ``None`` (derived)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "code", _action_code(self.verb, self.card, self.declaration))
+        code = _action_code(self.verb, self.card, self.declaration)
+        object.__setattr__(self, "code", code)
+        facts = (code >> 3, code & 7, 1 << (code >> 3)) if 0 <= code < _SWAP_CODE else None
+        object.__setattr__(self, "play_facts", facts)
 
     def __str__(self) -> str:
         if self.verb != "play":
@@ -373,11 +378,6 @@ PLAY_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(Action("play", CARD_CODES[c], KINDS[k] or None) for k in range(6)) for c in range(32)
 )
 """Interned play actions: ``PLAY_ACTIONS[card][kind]``."""
-_PLAYS: tuple[tuple[int, int, int], ...] = tuple(
-    (c >> 3, c & 7, 1 << (c >> 3)) for c in range(_SWAP_CODE)
-)
-"""``_PLAYS[code]``: (card, kind, card mask) of a play's action code (a lookup costs less than a
-shift and a mask in CPython)."""
 
 
 # --- the state --------------------------------------------------------------------------------
@@ -539,18 +539,15 @@ _PLAIN_ROWS: tuple[tuple[Action, ...], ...] = tuple(
 )
 """``_PLAIN_ROWS[256 * suit + byte]``: the plain plays of a suit byte's cards, strongest first."""
 _Plays = tuple[Action, ...]
-_LOW_ROWS: tuple[list[tuple[_Plays, _Plays, bool, int, bool] | None], ...] = tuple(
+_LOW_ROWS: tuple[list[tuple[_Plays, _Plays, int] | None], ...] = tuple(
     [None] * 0x10000 for _ in range(4)
 )
 """``_LOW_ROWS[trump]``, by the spades and hearts of a mask (its low 16 bits): the plain plays
-shown before the diamonds and clubs and those shown after them (the trumps, last), whether a
-suit holds its king and queen, the number of brisques (10 for a chouine), whether the seven of
-trumps is there; filled as met."""
-_HIGH_ROWS: tuple[list[tuple[_Plays, bool, int, bool] | None], ...] = tuple(
-    [None] * 0x10000 for _ in range(4)
-)
+shown before the diamonds and clubs and those shown after them (the trumps, last), and the
+half's declaring facts (see :func:`_half_facts`); filled as met."""
+_HIGH_ROWS: tuple[list[tuple[_Plays, int] | None], ...] = tuple([None] * 0x10000 for _ in range(4))
 """``_HIGH_ROWS[trump]``, by the diamonds and clubs of a mask (its high 16 bits): their plain
-plays in display order (clubs first when diamonds are trumps), then as in :data:`_LOW_ROWS`;
+plays in display order (clubs first when diamonds are trumps), and the half's declaring facts;
 filled as met."""
 _PROMPT_ACTIONS: tuple[tuple[Action, ...], tuple[Action, ...]] = (
     (CONTINUE_ACTION,),
@@ -561,16 +558,32 @@ _SWAP_ONLY: tuple[Action, ...] = (SWAP_ACTION,)
 _SEVENS: tuple[int, ...] = tuple(1 << (8 * t + SEVEN) for t in range(4))
 """``_SEVENS[trump]``: the mask of the seven of trumps."""
 
+_CHOUINE_FACT = 0x10
+_PAIR_FACT = 0x20
+_SEVEN_FACT = 0x80
+_PLAIN_FACTS: tuple[bool, ...] = tuple(f < _CHOUINE_FACT and f != 5 for f in range(0x200))
+"""``_PLAIN_FACTS[low facts + high facts]``: True when the hand can carry no declaration (no
+king and queen of a suit, not a chouine, not five brisques) and holds no seven of trumps: its
+actions are its plain plays alone."""
 
-def _half(mask: int) -> tuple[bool, int]:
-    """Of a half hand (16 bits, two suits): whether a suit holds its king and queen, and its
-    brisques (10 for a chouine)."""
-    pairs = any((mask >> (8 * s)) & 0x30 == 0x30 for s in (0, 1))
-    chouine = any(mask == CHOUINE_BYTE << (8 * s) for s in (0, 1))
-    return pairs, 10 if chouine else (mask & 0xC0C0).bit_count()
+
+def _half_facts(trump: int, half: int, shift: int) -> int:
+    """The declaring facts of half a hand (16 bits: the suits ``shift // 8`` and the next) as
+    one small int: its number of brisques (the low four bits), plus :data:`_CHOUINE_FACT` when
+    it is a chouine, :data:`_PAIR_FACT` when a suit holds its king and queen, and
+    :data:`_SEVEN_FACT` when it holds the seven of trumps. The facts of a hand's two halves
+    add up without mixing (at most 8 brisques)."""
+    facts = (half & 0xC0C0).bit_count()
+    if any(half == CHOUINE_BYTE << (8 * s) for s in (0, 1)):
+        facts |= _CHOUINE_FACT
+    if any((half >> (8 * s)) & 0x30 == 0x30 for s in (0, 1)):
+        facts |= _PAIR_FACT
+    if (half << shift) & _SEVENS[trump]:
+        facts |= _SEVEN_FACT
+    return facts
 
 
-def _low_rows(trump: int, low: int) -> tuple[_Plays, _Plays, bool, int, bool]:
+def _low_rows(trump: int, low: int) -> tuple[_Plays, _Plays, int]:
     spades, hearts = _PLAIN_ROWS[low & 0xFF], _PLAIN_ROWS[256 | low >> 8]
     if trump == 0:
         first, last = hearts, spades
@@ -578,21 +591,15 @@ def _low_rows(trump: int, low: int) -> tuple[_Plays, _Plays, bool, int, bool]:
         first, last = spades, hearts
     else:
         first, last = spades + hearts, ()
-    pairs, brisques = _half(low)
-    seven = trump < 2 and bool(low >> (8 * trump + SEVEN) & 1)
-    rows = _LOW_ROWS[trump][low] = (first, last, pairs, brisques, seven)
+    rows = _LOW_ROWS[trump][low] = (first, last, _half_facts(trump, low, 0))
     return rows
 
 
-def _high_row(trump: int, high: int) -> tuple[_Plays, bool, int, bool]:
+def _high_row(trump: int, high: int) -> tuple[_Plays, int]:
     diamonds, clubs = _PLAIN_ROWS[512 | high & 0xFF], _PLAIN_ROWS[768 | high >> 8]
-    pairs, brisques = _half(high)
-    seven = trump >= 2 and bool(high >> (8 * (trump - 2) + SEVEN) & 1)
     row = _HIGH_ROWS[trump][high] = (
         clubs + diamonds if trump == 2 else diamonds + clubs,
-        pairs,
-        brisques,
-        seven,
+        _half_facts(trump, high, 16),
     )
     return row
 
@@ -662,27 +669,42 @@ def _actions(
     if prompt:
         return _PROMPT_ACTIONS[may_swap(hand, trump, turn_up, k, trick)]
     # The rows of the hand's halves (spades and hearts, diamonds and clubs), each read by one
-    # small int, say at once whether it may declare: the plain plays in display order (those
-    # before and after the diamonds and clubs, then theirs), the suits holding a king and a
-    # queen, the brisques (10 for a chouine), and whether it holds the seven of trumps.
-    low = hand & 0xFFFF
-    high = hand >> 16
-    first, last, low_pairs, low_brisques, low_seven = _LOW_ROWS[trump][low] or _low_rows(trump, low)
-    middle, high_pairs, high_brisques, high_seven = _HIGH_ROWS[trump][high] or _high_row(
-        trump, high
+    # small int, say at once whether it may declare or swap: the plain plays in display order
+    # (those before and after the diamonds and clubs, then theirs) and the halves' facts.
+    # (:func:`apply` reads them the same way before it calls :func:`_other_actions`.)
+    first, last, low_facts = _LOW_ROWS[trump][hand & 0xFFFF] or _low_rows(trump, hand & 0xFFFF)
+    middle, high_facts = _HIGH_ROWS[trump][hand >> 16] or _high_row(trump, hand >> 16)
+    facts = low_facts + high_facts
+    if _PLAIN_FACTS[facts] and not (trick and k > 11):
+        return first + middle + last
+    return _other_actions(
+        hand, trump, turn_up, k, trick, declared, quinte_declared, facts, first + middle + last
     )
-    brisques = low_brisques + high_brisques
+
+
+def _other_actions(
+    hand: int,
+    trump: int,
+    turn_up: int,
+    k: int,
+    trick: tuple[int, ...],
+    declared: int,
+    quinte_declared: bool,
+    facts: int,
+    plays: tuple[Action, ...],
+) -> tuple[Action, ...]:
+    """:func:`_actions` when the hand's ``facts`` say it may declare or swap, or when it
+    follows in phase 2 (rules §4.3); ``plays`` are the hand's plain plays in display order."""
     if trick and k > 11:
         legal = legal_cards(hand, trick[0], trump, True)
         if legal != hand:
-            first, last, _, _, _ = _LOW_ROWS[trump][legal & 0xFFFF] or _low_rows(
-                trump, legal & 0xFFFF
-            )
+            first, last, _ = _LOW_ROWS[trump][legal & 0xFFFF] or _low_rows(trump, legal & 0xFFFF)
             middle = (_HIGH_ROWS[trump][legal >> 16] or _high_row(trump, legal >> 16))[0]
+            plays = first + middle + last
     else:
         legal = hand
-    if not (low_pairs or high_pairs) and brisques != 5 and brisques != 10:
-        out = first + middle + last
+    if _PLAIN_FACTS[facts & ~_SEVEN_FACT]:
+        out = plays
     elif (flags := _FLAGS[hand & _SIGNIFICANT]) & 16 and (
         hand in _CHOUINE_HANDS or (not quinte_declared and (hand & BRISQUES).bit_count() == 5)
     ):
@@ -698,11 +720,9 @@ def _actions(
                 else:
                     out += _PLAIN_ROWS[256 * s + byte]
     else:
-        out = ()
-        for s in _DISPLAY_SUITS[trump]:
-            out += _PLAIN_ROWS[256 * s + ((legal >> 8 * s) & 0xFF)]
+        out = plays
     # (a cheap test first: there is no swap without the seven of trumps)
-    if (low_seven or high_seven) and may_swap(hand, trump, turn_up, k, trick):
+    if facts & _SEVEN_FACT and may_swap(hand, trump, turn_up, k, trick):
         out += _SWAP_ONLY
     return out
 
@@ -811,10 +831,12 @@ def apply(state: State, action: Action) -> State:
         dealer, trump, hands, talon, turn_up, k, leader, trick, seat, prompt, piles, tricks,
         declarations, declared_suits, quinte_declared, taken, drawn, chouine, _,
     ) = state + ()  # fmt: skip  # noqa: RUF005
-    action_code = action.code if type(action) is Action else -1
-    if seat is None or prompt or not 0 <= action_code < _SWAP_CODE:
+    try:
+        card, kind, bit = action.play_facts  # type: ignore[misc]
+    except (AttributeError, TypeError):  # not a play: a swap, "continue" or no Chouine action
         return _apply_other(state, action)
-    card, kind, bit = _PLAYS[action_code]
+    if prompt or seat is None:
+        return _apply_other(state, action)
     hand = hands[seat]
     if not hand & bit:
         raise IllegalAction("card_not_in_hand")
@@ -835,115 +857,106 @@ def apply(state: State, action: Action) -> State:
         else:
             mask = declared_suits[seat] | 1 << suit
             declared_suits = (mask, declared_suits[1]) if seat == 0 else (declared_suits[0], mask)
-    hand ^= bit
-    if seat == 0:
-        a, b = hand, hands[1]
-    else:
-        a, b = hands[0], hand
+    hands = (hands[0], hand ^ bit) if seat else (hand ^ bit, hands[1])
     if not trick:  # the lead
-        other = 1 - seat
+        to_act = 1 - seat
         # §9: a chouine ends the partie, unless the other seat holds the trump chouine and may
         # still declare it: then it is asked to play.
         if kind == CHOUINE and not chouine_answerable(
-            card >> 3, b if other else a, declared_suits[other], trump
+            card >> 3, hands[to_act], declared_suits[to_act], trump
         ):
             return _state(
                 State,
                 (
-                    dealer, trump, (a, b), talon, turn_up, k, leader, (card,), None, False, piles,
+                    dealer, trump, hands, talon, turn_up, k, leader, (card,), None, False, piles,
                     tricks, declarations, declared_suits, quinte_declared, taken, drawn, seat, (),
                 ),
             )  # fmt: skip
         trick = (card,)
-        return _state(
-            State,
-            (
-                dealer, trump, (a, b), talon, turn_up, k, leader, trick, other, False, piles,
-                tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
-                _actions(
-                    b if other else a, trump, turn_up, k, trick, False, declared_suits[other],
-                    quinte_declared[other],
+    else:
+        lead = trick[0]
+        if kind == CHOUINE or (made and made[-1][1] == CHOUINE):
+            # §9: the follower's chouine wins; so does the leader's (the last declaration while
+            # the partie runs) when the follower does not answer it with the trump chouine.
+            return _state(
+                State,
+                (
+                    dealer, trump, hands, talon, turn_up, k, leader, (lead, card), None, False,
+                    piles, tricks, declarations, declared_suits, quinte_declared, taken, drawn,
+                    seat if kind == CHOUINE else leader, (),
                 ),
-            ),
-        )  # fmt: skip
-    lead = trick[0]
-    if kind == CHOUINE or (made and made[-1][1] == CHOUINE):
-        # §9: the follower's chouine wins; so does the leader's (the last declaration while
-        # the partie runs) when the follower does not answer it with the trump chouine.
-        return _state(
-            State,
-            (
-                dealer, trump, (a, b), talon, turn_up, k, leader, (lead, card), None, False, piles,
-                tricks, declarations, declared_suits, quinte_declared, taken, drawn,
-                seat if kind == CHOUINE else leader, (),
-            ),
-        )  # fmt: skip
-    # The trick is complete (§4.1): the winner takes it, then both draw while the talon lasts.
-    winner = seat if _BEATEN_BY[trump][lead] & bit else leader
-    won = _BIT[lead] | bit
-    piles = (piles[0] | won, piles[1]) if winner == 0 else (piles[0], piles[1] | won)
-    # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below
-    tricks = tricks + ((leader, lead, card, winner),)  # noqa: RUF005
-    if k > 11:
+            )  # fmt: skip
+        # The trick is complete (§4.1): the winner takes it and leads the next one.
+        to_act = seat if _BEATEN_BY[trump][lead] & bit else leader
+        won = _BIT[lead] | bit
+        piles = (piles[0], piles[1] | won) if to_act else (piles[0] | won, piles[1])
+        # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below
+        tricks = tricks + ((leader, lead, card, to_act),)  # noqa: RUF005
+        leader = to_act
+        trick = ()
         if k == 16:
             return _state(
                 State,
                 (
-                    dealer, trump, (a, b), talon, turn_up, 16, winner, (), None, False, piles,
+                    dealer, trump, hands, talon, turn_up, 16, leader, (), None, False, piles,
                     tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
                     (),
                 ),
             )  # fmt: skip
+        if k < 12:
+            # Tricks 1–11 (§4.2): the winner draws the top card, the loser the next one (at
+            # trick 11 the turn-up).
+            top = talon[0]
+            if k < 11:
+                under = talon[1]
+                talon = talon[2:]
+            else:
+                under = turn_up
+                talon = ()
+                turn_up = -1
+                taken = (*taken, (1 - leader, under, DRAW))
+            if leader:
+                hands = (hands[0] | _BIT[under], hands[1] | _BIT[top])
+                drawn = (drawn[0] + (under,), drawn[1] + (top,))
+            else:
+                hands = (hands[0] | _BIT[top], hands[1] | _BIT[under])
+                drawn = (drawn[0] + (top,), drawn[1] + (under,))
+            if k == 10:
+                # §6: the last chance to swap; the loser of trick 10 is asked first, unless
+                # the seven is already the turn-up or played.
+                seven = 8 * trump + SEVEN
+                if turn_up != seven and not ((piles[0] | piles[1]) >> seven) & 1:
+                    to_act = 1 - leader
+                    return _state(
+                        State,
+                        (
+                            dealer, trump, hands, talon, turn_up, 11, leader, (), to_act, True,
+                            piles, tricks, declarations, declared_suits, quinte_declared, taken,
+                            drawn, chouine,
+                            _actions(
+                                hands[to_act], trump, turn_up, 11, (), True,
+                                declared_suits[to_act], quinte_declared[to_act],
+                            ),
+                        ),
+                    )  # fmt: skip
         k += 1
-        return _state(
-            State,
-            (
-                dealer, trump, (a, b), talon, turn_up, k, winner, (), winner, False, piles,
-                tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
-                _actions(
-                    b if winner else a, trump, turn_up, k, (), False, declared_suits[winner],
-                    quinte_declared[winner],
-                ),
-            ),
+    # What the seat to act may do next: read as in :func:`_actions` (its most common case,
+    # written out here to save a call).
+    hand = hands[to_act]
+    first, last, low_facts = _LOW_ROWS[trump][hand & 0xFFFF] or _low_rows(trump, hand & 0xFFFF)
+    middle, high_facts = _HIGH_ROWS[trump][hand >> 16] or _high_row(trump, hand >> 16)
+    if _PLAIN_FACTS[low_facts + high_facts] and not (trick and k > 11):
+        actions = first + middle + last
+    else:
+        actions = _other_actions(
+            hand, trump, turn_up, k, trick, declared_suits[to_act], quinte_declared[to_act],
+            low_facts + high_facts, first + middle + last,
         )  # fmt: skip
-    # Tricks 1–11 (§4.2): the winner draws the top card, the loser the next one (at trick 11
-    # the turn-up).
-    first = talon[0]
-    if k < 11:
-        second = talon[1]
-        talon = talon[2:]
-    else:
-        second = turn_up
-        talon = ()
-        turn_up = -1
-        taken = (*taken, (1 - winner, second, DRAW))
-    if winner == 0:
-        a |= _BIT[first]
-        b |= _BIT[second]
-        drawn = (drawn[0] + (first,), drawn[1] + (second,))
-    else:
-        a |= _BIT[second]
-        b |= _BIT[first]
-        drawn = (drawn[0] + (second,), drawn[1] + (first,))
-    to_act = winner
-    prompt = False
-    if k == 10:
-        # §6: the last chance to swap; the loser of trick 10 is asked first, unless the seven
-        # is already the turn-up or played.
-        seven = 8 * trump + SEVEN
-        if turn_up != seven and not ((piles[0] | piles[1]) >> seven) & 1:
-            prompt = True
-            to_act = 1 - winner
-    k += 1
     return _state(
         State,
         (
-            dealer, trump, (a, b), talon, turn_up, k, winner, (), to_act, prompt, piles,
-            tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
-            _actions(
-                b if to_act else a, trump, turn_up, k, (), prompt, declared_suits[to_act],
-                quinte_declared[to_act],
-            ),
+            dealer, trump, hands, talon, turn_up, k, leader, trick, to_act, False, piles, tricks,
+            declarations, declared_suits, quinte_declared, taken, drawn, chouine, actions,
         ),
     )  # fmt: skip
 
