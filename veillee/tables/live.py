@@ -451,7 +451,8 @@ class Fanout:
 
     def view(self, record: Record, key: Hashable, build: Callable[[Record, Any], V]) -> V:
         """``build(record, key)``, built once per version and key while the record is followed
-        (two sockets of one seat share one view)."""
+        (two sockets of one seat share one view; a service keeps there too what it reads of a
+        version, under a key of its own)."""
         followed = self._followed.get(record.id)
         if followed is None or followed.version != record.version:
             return build(record, key)
@@ -459,6 +460,14 @@ class Fanout:
             followed.views[key] = build(record, key)
         built: V = followed.views[key]
         return built
+
+    def remember(self, record: Record, key: Hashable, built: Any) -> None:
+        """Keep ``built`` as what :meth:`view` builds for ``record`` and ``key``, unless one was
+        built already (the caller made it along with the version, e.g. the match it wrote).
+        Nothing is kept for a record not followed, or not at this version."""
+        followed = self._followed.get(record.id)
+        if followed is not None and followed.version == record.version:
+            followed.views.setdefault(key, built)
 
     def _heard(self, record_id: str, followed: _Followed, message: str) -> None:
         if message == GONE:
