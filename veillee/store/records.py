@@ -4,12 +4,9 @@ chat lines said beside a record (which never move its version)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
-import queue
 import secrets
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +19,7 @@ from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from veillee.handoff import BatchThread, Outcome
 from veillee.store.schema import actions, chat_lines, records, tokens
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -143,71 +141,47 @@ def _record(row: Any) -> Record:
     )
 
 
-class _Writer:
+class _Writer(BatchThread[Callable[[sa.Connection], Any]]):
     """The one thread that writes an SQLite database, on one connection it keeps open.
 
     :meth:`run` hands it a transaction body and waits for the outcome. The thread takes every
-    body waiting when it is free (at most :data:`MAX_BATCH`) and runs them in one SQLite
-    transaction, each in a savepoint of its own: a body that raises leaves nothing written and
-    its caller gets what it raised, the others are written; then one commit, and only after it
-    does any caller hear its outcome (a failed commit fails them all, nothing written). So a
-    burst of changes costs one commit and one wake-up of the event loop, and each change is
-    still judged alone (its ``WHERE version = v``, its client id) on what the ones before it
-    wrote.
+    body waiting when it is free (at most :data:`MAX_BATCH`, see
+    :class:`~veillee.handoff.BatchThread`) and runs them in one SQLite transaction, each in a
+    savepoint of its own: a body that raises leaves nothing written and its caller gets what it
+    raised, the others are written; then one commit, and only after it does any caller hear its
+    outcome (a failed commit fails them all, nothing written). So a burst of changes costs one
+    commit and one wake-up of the event loop, and each change is still judged alone (its
+    ``WHERE version = v``, its client id) on what the ones before it wrote.
     """
 
     def __init__(self, engine: sa.Engine) -> None:
         self._engine = engine
-        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._serve, name="sqlite-writer", daemon=True)
-        self._thread.start()
+        self._conn: sa.Connection | None = None
+        super().__init__("sqlite-writer", MAX_BATCH)
 
-    async def run(self, body: Callable[[sa.Connection], T]) -> T:
-        """``body(connection)`` in a transaction of the writer thread (committed if it returns,
-        rolled back if it raises: what it raises comes through)."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put((body, future))
-        return await future
+    def started(self) -> None:
+        self._conn = self._engine.connect()
 
-    async def close(self) -> None:
-        """Finish what is queued, close the connection (in its own thread) and stop."""
-        self._queue.put(None)
-        await asyncio.to_thread(self._thread.join)
-
-    def _serve(self) -> None:
-        with self._engine.connect() as conn:
-            stop = False
-            while not stop:
-                job = self._queue.get()
-                if job is None:
-                    break
-                batch = [job]
-                while len(batch) < MAX_BATCH:
-                    try:
-                        job = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if job is None:
-                        stop = True
-                        break
-                    batch.append(job)
-                _settle(batch, self._write(conn, [body for body, _ in batch]))
+    def stopped(self) -> None:
         # sqlite3 connections are closed by the thread that uses them.
+        if self._conn is not None:
+            self._conn.close()
         self._engine.dispose()
 
-    @staticmethod
-    def _write(conn: sa.Connection, bodies: list[Callable[[sa.Connection], Any]]) -> list[_Outcome]:
-        outcomes: list[_Outcome] = []
+    def handle(self, jobs: list[Callable[[sa.Connection], Any]]) -> list[Outcome]:
+        conn = self._conn
+        assert conn is not None
+        outcomes: list[Outcome] = []
         try:
             with conn.begin():
-                if len(bodies) == 1:
-                    outcomes.append((bodies[0](conn), None))
+                if len(jobs) == 1:
+                    outcomes.append((jobs[0](conn), None))
                 else:
                     # The savepoints go to the driver's connection itself: SQLAlchemy's
                     # begin_nested() cost 90 us a body here, the two statements 3 us.
                     driver = conn.connection.driver_connection
                     assert driver is not None
-                    for body in bodies:
+                    for body in jobs:
                         driver.execute("SAVEPOINT body")
                         try:
                             outcomes.append((body(conn), None))
@@ -217,32 +191,8 @@ class _Writer:
                         driver.execute("RELEASE body")
         except Exception as exc:
             # The body of a lone transaction raised, or the commit failed: nothing was written.
-            return [(None, exc)] * len(bodies)
+            return [(None, exc)] * len(jobs)
         return outcomes
-
-
-_Job = tuple[Callable[[sa.Connection], Any], "asyncio.Future[Any]"]
-_Outcome = tuple[Any, BaseException | None]
-
-
-def _settle(batch: list[_Job], outcomes: list[_Outcome]) -> None:
-    """Hand each job of ``batch`` its outcome on its event loop (one wake-up per loop)."""
-    loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], _Outcome]]] = {}
-    for (_, future), outcome in zip(batch, outcomes, strict=True):
-        loops.setdefault(future.get_loop(), []).append((future, outcome))
-    for loop, settled in loops.items():
-        with contextlib.suppress(RuntimeError):  # a loop closed meanwhile: nobody is waiting
-            loop.call_soon_threadsafe(_resolve, settled)
-
-
-def _resolve(settled: list[tuple[asyncio.Future[Any], _Outcome]]) -> None:
-    for future, (result, error) in settled:
-        if future.cancelled():
-            continue
-        if error is None:
-            future.set_result(result)
-        else:
-            future.set_exception(error)
 
 
 class Store:

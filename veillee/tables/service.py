@@ -8,6 +8,7 @@ the registry (:func:`veillee.games.find`) and the match contract; it knows no ga
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import secrets
@@ -20,6 +21,7 @@ from veillee.bus import Bus
 from veillee.config import Settings
 from veillee.games import Game, IllegalAction, find
 from veillee.games.contract import BadOptions
+from veillee.handoff import CallThread
 from veillee.store import Commit, Record, Store
 from veillee.tables.live import Clock, LiveRecords, Refusal
 from veillee.tables.table import COMPUTER, HUMAN, KIND, SPECTATOR, TableDoc
@@ -98,6 +100,8 @@ def new_match(game: Game, rng: random.Random, options: Mapping[str, int]) -> Any
     return game.match.new_match(rng, options)
 
 
+PLAYERS_BATCH = 16
+"""Most computer decisions handed to their thread at once."""
 JOIN_RETRIES = 5
 """How often taking a seat is tried again after another change won the race for the table."""
 
@@ -209,6 +213,7 @@ class TableService:
         self.bus = bus
         self._runners: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
+        self._players: CallThread | None = None
 
     # ---- creation and seats -------------------------------------------------------------
 
@@ -645,9 +650,18 @@ class TableService:
                 await asyncio.sleep(pause)
             observation = game.match.observation(m, seat)["deal"]
             legal = game.match.legal_actions(m)
-            action = await asyncio.to_thread(game.player.choose, observation, legal, self._rng())
+            choose = functools.partial(game.player.choose, observation, legal, self._rng())
+            action = await self._computer_players().run(choose)
             m2 = game.match.apply(m, action)
         return table.moved(doc, m2)
+
+    def _computer_players(self) -> CallThread:
+        # The computer's decisions, in a thread of their own (started on the first one), handed
+        # over once per turn of the event loop: waking a thread of the default pool for each
+        # cost the loop more than most decisions.
+        if self._players is None:
+            self._players = CallThread("computer-seats", PLAYERS_BATCH)
+        return self._players
 
     def _pace(self, game: Game, m: Any, seat: int) -> float:
         delay = self.settings.bot_delay_ms
@@ -687,3 +701,6 @@ class TableService:
             task.cancel()
         # Each runner logs its own failures; here they are only waited for.
         await asyncio.gather(*tasks, return_exceptions=True)
+        players, self._players = self._players, None
+        if players is not None:
+            await players.close()
