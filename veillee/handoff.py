@@ -66,7 +66,11 @@ class BatchThread(Generic[J]):
             self._queue.put(handing)
 
     def _serve(self) -> None:
-        self.started()
+        failed: Exception | None = None
+        try:
+            self.started()
+        except Exception as exc:
+            failed = exc  # every job is told
         try:
             stop = False
             while not stop:
@@ -85,6 +89,8 @@ class BatchThread(Generic[J]):
                 for at in range(0, len(batch), self.max_batch):
                     handed = batch[at : at + self.max_batch]
                     try:
+                        if failed is not None:
+                            raise failed
                         outcomes = self.handle([job for job, _ in handed])
                     except Exception as exc:
                         outcomes = [(None, exc)] * len(handed)

@@ -585,11 +585,12 @@ class TableService:
         ``not_a_demo`` (a table someone plays moves only by its seats), ``deal_over`` (the deal
         is done: a demonstration deals once), ``table_gone``."""
         record = await self.load(table_id)
-        if not TableDoc.from_data(record.data).watchable:
+        table = self.table(record)
+        if not table.doc.watchable:
             raise Refusal("not_a_demo")
         if version is not None and version != record.version:
             raise Refusal("version_conflict")
-        moved = await self._computer_move(record)
+        moved = await self._computer_move(table)
         if moved is None:
             raise Refusal("deal_over")
         data = moved.doc.to_data()
@@ -614,9 +615,10 @@ class TableService:
         (if it is stale the write is refused and the fresh table returned)."""
         if record is None or record.id != table_id:
             record = await self.load(table_id)
-        if self.table(record).doc.demo:
+        table = self.table(record)
+        if table.doc.demo:
             return None
-        moved = await self._computer_move(record, paced)
+        moved = await self._computer_move(table, paced)
         if moved is None:
             return None
         data = moved.doc.to_data()
@@ -632,11 +634,10 @@ class TableService:
         self._written(done.record, [(data, moved)])
         return done.record
 
-    async def _computer_move(self, record: Record, paced: bool = False) -> Table | None:
+    async def _computer_move(self, table: Table, paced: bool = False) -> Table | None:
         """The table after the move of its computer seat to act (or, at a table of computers
         that is not a demonstration, after dealing its next partie), or None when there is
         nothing for the computer to do."""
-        table = self.table(record)
         doc, game, m = table.doc, table.game, table.match
         seat = game.match.to_act(m)
         if seat is None:
