@@ -1,8 +1,10 @@
 import asyncio
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from veillee.store import NotFound, Store, VersionConflict, token_hash
 
@@ -88,3 +90,39 @@ async def test_a_commit_returns_the_record_with_its_kind(store: Store) -> None:
     rec = await store.create("sheet", {"n": 0})
     done = await store.commit(rec.id, 0, {"n": 1})
     assert (done.record.kind, done.record.version, done.record.data) == ("sheet", 1, {"n": 1})
+
+
+async def test_changes_written_together_are_each_judged_alone(store: Store) -> None:
+    # The SQLite writer commits the changes waiting together (one transaction, a savepoint
+    # each): a change that fails after its UPDATE leaves nothing, the others are written, and
+    # each is judged on what the ones before it wrote.
+    a = await store.create("table", {"n": 0}, {token_hash("taken"): "seat:0"})
+    b = await store.create("table", {"n": 0})
+    release = threading.Event()
+    blocker = asyncio.ensure_future(store._transaction(lambda _: release.wait(5)))
+    await asyncio.sleep(0.05)  # the writer thread is now inside the blocker
+    waiting = [
+        store.commit(a.id, 0, {"n": 1}, roles={token_hash("taken"): "seat:1"}),  # token clash
+        store.commit(b.id, 0, {"n": 1}, client_id="b1"),
+        store.commit(b.id, 0, {"n": 2}, client_id="b2"),  # stale once b1 is written
+        store.commit(b.id, 1, {"n": 3}, client_id="b1"),  # b1 again: a repeat
+        store.commit(b.id, 1, {"n": 4}, client_id="b4"),
+    ]
+    tasks = [asyncio.ensure_future(c) for c in waiting]
+    await asyncio.sleep(0.05)
+    release.set()
+    assert await blocker is True
+    clash, b1, stale, repeat, b4 = await asyncio.gather(*tasks, return_exceptions=True)
+    assert isinstance(clash, sa.exc.IntegrityError)
+    assert isinstance(stale, VersionConflict)
+    assert not isinstance(b1, BaseException) and (b1.duplicate, b1.record.version) == (False, 1)
+    assert not isinstance(repeat, BaseException) and repeat.duplicate
+    assert (repeat.record.version, repeat.record.data) == (1, {"n": 1})
+    assert not isinstance(b4, BaseException) and (b4.record.version, b4.record.data) == (
+        2,
+        {"n": 4},
+    )
+    assert ((await store.load(a.id)).version, (await store.load(a.id)).data) == (0, {"n": 0})
+    assert await store.role_of(token_hash("taken")) == (a.id, "seat:0")
+    assert (await store.load(b.id)).data == {"n": 4}
+    assert await store.applied(b.id, "b1") == 1 and await store.applied(b.id, "b2") is None

@@ -22,6 +22,7 @@ from tests.conftest import make_settings
 from tests.web.sockets import client, new_sheet, new_table, receive
 from veillee.store import NotFound
 from veillee.tables import HUMAN, seat_view
+from veillee.tables.service import Table
 from veillee.web import create_app
 
 ERROR_KEYS = {"type", "code", "message", "client_id"}
@@ -88,9 +89,9 @@ async def test_a_change_reaches_every_open_socket_without_a_reload_per_socket(
 
     views: list[tuple[int, int]] = []
 
-    def counted_view(record: Any, seat: int) -> dict[str, Any]:
+    def counted_view(record: Any, seat: int, table: Any = None) -> dict[str, Any]:
         views.append((record.version, seat))
-        return seat_view(record, seat)
+        return seat_view(record, seat, table)
 
     monkeypatch.setattr(store, "load", counted_load)
     monkeypatch.setattr(table_routes, "seat_view", counted_view)
@@ -110,10 +111,9 @@ async def test_a_change_reaches_every_open_socket_without_a_reload_per_socket(
             await service.act(record.id, to_act, f"c{version}", legal[0], now.version)
             for ws in sockets:
                 assert (await receive(ws, "state"))["version"] == version
-    # Per change the test's own load; the first commit's (this process had fanned out no
-    # version yet); none for the later commits, judged on the record last fanned out, and none
-    # for the four sockets.
-    assert len(loads) == 3 + 1, loads
+    # Per change the test's own load; none for the commits, judged on the record the sockets
+    # loaded when greeted and then on the one last fanned out, and none for the four sockets.
+    assert len(loads) == 3, loads
     # Per change: one view for seat 0 (shared by its three sockets) and one for seat 1.
     assert sorted(views) == [(v, s) for v in (1, 2, 3) for s in (0, 1)]
 
@@ -184,3 +184,39 @@ async def test_the_apps_one_sweeper_expires_idle_sheets_and_tables_and_spares_li
             headers={"authorization": f"Bearer {live_sheet['scorer_token']}"},
         )
         assert seen.json()["sheet"]["status"]["rows"] == [[1, 0]]
+
+
+async def test_a_table_version_is_read_once_whatever_judges_and_shows_it(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The match a change makes is kept beside its version: judging the next change and
+    # building each seat's view read nothing again (no match.from_json per change or view).
+    service = app.state.tables
+    record, grants = await service.create_table("chouine", (HUMAN, HUMAN))
+    tokens = {g.seat: g.token for g in grants}
+    reads: list[int] = []
+    read = Table.read.__func__  # type: ignore[attr-defined]
+
+    def counted_read(cls: type[Table], data: dict[str, Any]) -> Table:
+        reads.append(1)
+        return read(cls, data)
+
+    monkeypatch.setattr(Table, "read", classmethod(counted_read))
+    path = f"/ws/tables/{record.id}"
+    async with client(app) as c, AsyncExitStack() as stack:
+        sockets = {seat: await stack.enter_async_context(aconnect_ws(path, c)) for seat in (0, 1)}
+        states = {}
+        for seat, ws in sockets.items():
+            await ws.send_text(json.dumps({"type": "hello", "token": tokens[seat]}))
+            states[seat] = await receive(ws, "state")
+        reads.clear()
+        for version in (1, 2, 3):
+            to_act = states[0]["view"]["deal"]["to_act"]
+            legal = states[to_act]["view"]["deal"]["legal"]
+            await service.act(record.id, to_act, f"c{version}", legal[0], version - 1)
+            for seat, ws in sockets.items():
+                states[seat] = await receive(ws, "state")
+                assert states[seat]["version"] == version
+    # The first change is judged on the table loaded (this process had fanned out no version
+    # yet); then nothing is read again: not to judge, not for the two seats' views.
+    assert len(reads) == 1

@@ -141,10 +141,13 @@ class LiveRecords:
         )
 
     async def load(self, record_id: str) -> Record:
-        """The record as stored now. Raises Refusal(gone) (also for a record of another kind)."""
+        """The record as stored now. Raises Refusal(gone) (also for a record of another kind).
+        While the record is followed here, the next change is judged on it without a load
+        (:meth:`Fanout.known`)."""
         record = await self._load_or_none(record_id)
         if record is None:
             raise Refusal(self.gone)
+        self.fanout.known(record)
         return record
 
     async def _load_or_none(self, record_id: str) -> Record | None:
@@ -341,8 +344,9 @@ class Watcher(Protocol):
 
 @dataclass(eq=False)
 class _Followed:
-    """One record followed in this process: its watchers, the newest version handed to them
-    (and that record), the views built for that version (by viewer key), the bus listening
+    """One record followed in this process: its watchers, the newest version handed to them,
+    the newest record known here (handed or loaded), the views built for the version handed
+    (by viewer key), the bus listening
     (``ready`` until it listens), and the newest version another process announced (``wanted``)
     with the task that loads it (only while it does)."""
 
@@ -428,15 +432,26 @@ class Fanout:
         if followed is None or record.version <= followed.version:
             return
         followed.version = record.version
-        followed.record = record
         followed.views = {}
+        self.known(record)
         for watcher in list(followed.watchers):
             watcher.push(record)
 
+    def known(self, record: Record) -> None:
+        """``record`` was loaded: :meth:`latest` answers it if it is the newest version known
+        here (its watchers are not told: each socket sends what it loads itself, and another
+        process's versions come through the bus)."""
+        followed = self._followed.get(record.id)
+        if followed is None or followed.deleted:
+            return
+        if followed.record is None or record.version > followed.record.version:
+            followed.record = record
+
     def latest(self, record_id: str) -> Record | None:
-        """The newest version of the record handed to its watchers here, or None if it is not
-        followed or none was handed yet. Another process may have written a newer one meanwhile
-        (the store's ``WHERE version = v`` then refuses a change judged on this one)."""
+        """The newest version of the record handed to its watchers or loaded here, or None if
+        it is not followed or none was yet. Another process may have written a newer one
+        meanwhile (the store's ``WHERE version = v`` then refuses a change judged on this
+        one)."""
         followed = self._followed.get(record_id)
         return None if followed is None else followed.record
 
@@ -451,7 +466,8 @@ class Fanout:
 
     def view(self, record: Record, key: Hashable, build: Callable[[Record, Any], V]) -> V:
         """``build(record, key)``, built once per version and key while the record is followed
-        (two sockets of one seat share one view)."""
+        (two sockets of one seat share one view; a service keeps there too what it reads of a
+        version, under a key of its own)."""
         followed = self._followed.get(record.id)
         if followed is None or followed.version != record.version:
             return build(record, key)
@@ -459,6 +475,14 @@ class Fanout:
             followed.views[key] = build(record, key)
         built: V = followed.views[key]
         return built
+
+    def remember(self, record: Record, key: Hashable, built: Any) -> None:
+        """Keep ``built`` as what :meth:`view` builds for ``record`` and ``key``, unless one was
+        built already (the caller made it along with the version, e.g. the match it wrote).
+        Nothing is kept for a record not followed, or not at this version."""
+        followed = self._followed.get(record.id)
+        if followed is not None and followed.version == record.version:
+            followed.views.setdefault(key, built)
 
     def _heard(self, record_id: str, followed: _Followed, message: str) -> None:
         if message == GONE:

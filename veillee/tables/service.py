@@ -8,6 +8,7 @@ the registry (:func:`veillee.games.find`) and the match contract; it knows no ga
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import secrets
@@ -20,15 +21,45 @@ from veillee.bus import Bus
 from veillee.config import Settings
 from veillee.games import Game, IllegalAction, find
 from veillee.games.contract import BadOptions
+from veillee.handoff import CallThread
 from veillee.store import Commit, Record, Store
 from veillee.tables.live import Clock, LiveRecords, Refusal
 from veillee.tables.table import COMPUTER, HUMAN, KIND, SPECTATOR, TableDoc
 
 log = logging.getLogger(__name__)
 
-Move = Callable[[Game, TableDoc], TableDoc]
-"""One change of a table: its new document from the game and the document as it is now. Raises
-Refusal or IllegalAction (nothing is written then)."""
+
+@dataclass(frozen=True)
+class Table:
+    """A table record read: its document, its game and its match value (``match.from_json`` of
+    the document's match). A version is read once per process while a page shows it
+    (:meth:`TableService.table`); the match is an immutable value, shared by every use."""
+
+    doc: TableDoc
+    game: Game
+    match: Any
+
+    @classmethod
+    def read(cls, data: dict[str, Any]) -> Table:
+        """Read a stored table document (raises KeyError for an unknown game or a missing
+        field)."""
+        doc = TableDoc.from_data(data)
+        game = find(doc.game)
+        return cls(doc, game, game.match.from_json(doc.match))
+
+    def moved(self, doc: TableDoc, match: Any) -> Table:
+        """This table with ``doc`` whose match is now ``match``: the match written into the
+        document (``match.to_json``) only when it is another one."""
+        if match is not self.match:
+            doc = replace(doc, match=self.game.match.to_json(match))
+        return Table(doc, self.game, match)
+
+
+Move = Callable[[Table], Table]
+"""One change of a table: the table after it, from the table as it is now. Raises Refusal or
+IllegalAction (nothing is written then)."""
+_READ = object()
+"""The fan-out's key (beside the viewers') for a version's :class:`Table`."""
 
 
 @dataclass(frozen=True)
@@ -69,19 +100,21 @@ def new_match(game: Game, rng: random.Random, options: Mapping[str, int]) -> Any
     return game.match.new_match(rng, options)
 
 
+PLAYERS_BATCH = 16
+"""Most computer decisions handed to their thread at once."""
 JOIN_RETRIES = 5
 """How often taking a seat is tried again after another change won the race for the table."""
 
 
-def seat_view(record: Record, seat: int) -> dict[str, Any]:
+def seat_view(record: Record, seat: int, table: Table | None = None) -> dict[str, Any]:
     """What ``seat`` is sent about the table in ``record``: ``{"version", "seat", "game",
     "seats", "options", "seated", "ready", "shared", "expires_at", "view"}`` where ``view`` is
     ``match.view(m, seat)`` and nothing else of the match (the deck order stays on the server);
     ``seated`` says per seat whether someone sits there, ``ready`` which seats asked for the
     next deal, ``expires_at`` when the table is dropped unless something happens (ISO 8601,
-    UTC)."""
-    doc = TableDoc.from_data(record.data)
-    match = find(doc.game).match
+    UTC). ``table``: the record already read (:meth:`TableService.table`)."""
+    table = table or Table.read(record.data)
+    doc = table.doc
     return {
         "version": record.version,
         "seat": seat,
@@ -92,7 +125,7 @@ def seat_view(record: Record, seat: int) -> dict[str, Any]:
         "ready": list(doc.ready),
         "shared": doc.shared,
         "expires_at": record.expires_at.isoformat() if record.expires_at else None,
-        "view": match.view(match.from_json(doc.match), seat),
+        "view": table.game.match.view(table.match, seat),
     }
 
 
@@ -138,13 +171,13 @@ def spectator_view(record: Record) -> dict[str, Any]:
     }
 
 
-def _advanced(game: Game, doc: TableDoc, step: Callable[[Any], Any]) -> TableDoc:
-    """``doc`` with its match after ``step(match)``; an IllegalAction becomes a Refusal."""
+def _advanced(table: Table, step: Callable[[Any], Any]) -> Table:
+    """``table`` with its match after ``step(match)``; an IllegalAction becomes a Refusal."""
     try:
-        m = step(game.match.from_json(doc.match))
+        m = step(table.match)
     except IllegalAction as exc:
         raise Refusal(exc.reason) from None
-    return replace(doc, match=game.match.to_json(m))
+    return table.moved(table.doc, m)
 
 
 class TableService:
@@ -180,6 +213,7 @@ class TableService:
         self.bus = bus
         self._runners: dict[str, asyncio.Task[None]] = {}
         self._dirty: set[str] = set()
+        self._players: CallThread | None = None
 
     # ---- creation and seats -------------------------------------------------------------
 
@@ -390,8 +424,9 @@ class TableService:
         Raises Refusal with ``"bad_action"`` (unparseable text) or the rules' reason code
         (``match.why_illegal``); nothing changes then."""
 
-        def play(game: Game, doc: TableDoc) -> TableDoc:
-            if doc.open:
+        def play(table: Table) -> Table:
+            game = table.game
+            if table.doc.open:
                 raise Refusal("table_not_full")
             try:
                 action = game.engine.Action.parse(text)
@@ -404,7 +439,7 @@ class TableService:
                     raise Refusal(reason)
                 return game.match.apply(m, action)
 
-            return _advanced(game, doc, apply)
+            return _advanced(table, apply)
 
         return await self._change(table_id, play, client_id, version)
 
@@ -417,19 +452,18 @@ class TableService:
         (``ready``), so each seat sees who is waiting for whom. Asking again changes nothing;
         however the asks race, exactly one deal follows. Raises Refusal("deal_not_over")."""
 
-        def deal(game: Game, doc: TableDoc) -> TableDoc:
-            m = game.match.from_json(doc.match)
+        def deal(table: Table) -> Table:
+            game, doc, m = table.game, table.doc, table.match
             if not game.match.deal_over(m):
                 raise Refusal("deal_not_over")
             ready = tuple(sorted({*doc.ready, seat}))
             if any(s not in ready for s in doc.humans):
-                return replace(doc, ready=ready)
+                return table.moved(replace(doc, ready=ready), m)
             if game.match.is_over(m):
                 m2 = new_match(game, self._rng(), doc.options)
-                return replace(doc, ready=(), match=game.match.to_json(m2))
-            return replace(
-                _advanced(game, doc, lambda m: game.match.next_deal(m, self._rng())), ready=()
-            )
+                return table.moved(replace(doc, ready=()), m2)
+            dealt = _advanced(table, lambda m: game.match.next_deal(m, self._rng()))
+            return dealt.moved(replace(dealt.doc, ready=()), dealt.match)
 
         return await self._change(table_id, deal, client_id, version)
 
@@ -446,14 +480,14 @@ class TableService:
         Raises Refusal("bad_options")."""
         chosen = dict(options or {})
 
-        def restart(game: Game, doc: TableDoc) -> TableDoc:
+        def restart(table: Table) -> Table:
+            game, doc = table.game, table.doc
             if len(doc.humans) > 1:
                 # Nobody throws a match away for the others: a new match is agreed (``next``).
                 raise Refusal("restart_shared")
             table_options(game, chosen)  # refuses what the game does not offer
             full = {**doc.options, **chosen}
-            m = new_match(game, self._rng(), full)
-            return replace(doc, options=full, match=game.match.to_json(m))
+            return table.moved(replace(doc, options=full), new_match(game, self._rng(), full))
 
         return await self._change(table_id, restart, client_id, version)
 
@@ -472,7 +506,8 @@ class TableService:
         already plays it), ``bad_seat`` (no such seat); nothing changes then."""
         chosen = set(seats)
 
-        def give(game: Game, doc: TableDoc) -> TableDoc:
+        def give(table: Table) -> Table:
+            doc = table.doc
             if not doc.shared or seat != 0:
                 raise Refusal("not_host")
             if any(not 0 <= s < len(doc.seats) for s in chosen):
@@ -481,21 +516,39 @@ class TableService:
                 raise Refusal("seat_taken")
             kinds = tuple(COMPUTER if i in chosen else kind for i, kind in enumerate(doc.seats))
             left = tuple(s for s in doc.open if s not in chosen)
-            return replace(doc, seats=kinds, open=left)
+            return table.moved(replace(doc, seats=kinds, open=left), table.match)
 
         return await self._change(table_id, give, client_id, version)
 
     async def _change(
         self, table_id: str, move: Move, client_id: str, version: int | None
     ) -> Commit:
+        made: list[tuple[dict[str, Any], Table]] = []
+
         def change(record: Record) -> dict[str, Any]:
-            doc = TableDoc.from_data(record.data)
-            return move(find(doc.game), doc).to_data()
+            moved = move(self.table(record))
+            data = moved.doc.to_data()
+            made.append((data, moved))
+            return data
 
         done = await self.live.commit(table_id, change, client_id=client_id, version=version)
-        if not done.duplicate and TableDoc.from_data(done.record.data).computers:
+        if not done.duplicate and self._written(done.record, made).doc.computers:
             self.kick(table_id)
         return done
+
+    def table(self, record: Record) -> Table:
+        """The table ``record`` holds, read once per version while a page shows it (the
+        fan-out keeps it beside the version's views), else read now."""
+        return self.live.fanout.view(record, _READ, lambda r, _: Table.read(r.data))
+
+    def _written(self, record: Record, made: list[tuple[dict[str, Any], Table]]) -> Table:
+        """The table of ``record`` just committed, when it is one of the tables ``made`` (the
+        document written is the very one made): kept beside the version, never read again."""
+        for data, table in made:
+            if data is record.data:
+                self.live.fanout.remember(record, _READ, table)
+                return table
+        return self.table(record)
 
     # ---- computer seats -----------------------------------------------------------------
 
@@ -532,16 +585,20 @@ class TableService:
         ``not_a_demo`` (a table someone plays moves only by its seats), ``deal_over`` (the deal
         is done: a demonstration deals once), ``table_gone``."""
         record = await self.load(table_id)
-        if not TableDoc.from_data(record.data).watchable:
+        table = self.table(record)
+        if not table.doc.watchable:
             raise Refusal("not_a_demo")
         if version is not None and version != record.version:
             raise Refusal("version_conflict")
-        data = await self._computer_move(record)
-        if data is None:
+        moved = await self._computer_move(table)
+        if moved is None:
             raise Refusal("deal_over")
-        return await self.live.commit(
+        data = moved.doc.to_data()
+        done = await self.live.commit(
             table_id, lambda _: data, client_id=client_id, version=record.version, record=record
         )
+        self._written(done.record, [(data, moved)])
+        return done
 
     async def step(
         self, table_id: str, paced: bool = False, record: Record | None = None
@@ -558,11 +615,13 @@ class TableService:
         (if it is stale the write is refused and the fresh table returned)."""
         if record is None or record.id != table_id:
             record = await self.load(table_id)
-        if TableDoc.from_data(record.data).demo:
+        table = self.table(record)
+        if table.doc.demo:
             return None
-        data = await self._computer_move(record, paced)
-        if data is None:
+        moved = await self._computer_move(table, paced)
+        if moved is None:
             return None
+        data = moved.doc.to_data()
         try:
             done = await self.live.commit(
                 table_id, lambda _: data, version=record.version, record=record
@@ -572,15 +631,14 @@ class TableService:
                 raise
             # Someone else moved the table meanwhile (a person restarting the match): look again.
             return await self.load(table_id)
+        self._written(done.record, [(data, moved)])
         return done.record
 
-    async def _computer_move(self, record: Record, paced: bool = False) -> dict[str, Any] | None:
-        """The table's document after the move of its computer seat to act (or, at a table of
-        computers that is not a demonstration, after dealing its next partie), or None when
-        there is nothing for the computer to do."""
-        doc = TableDoc.from_data(record.data)
-        game = find(doc.game)
-        m = game.match.from_json(doc.match)
+    async def _computer_move(self, table: Table, paced: bool = False) -> Table | None:
+        """The table after the move of its computer seat to act (or, at a table of computers
+        that is not a demonstration, after dealing its next partie), or None when there is
+        nothing for the computer to do."""
+        doc, game, m = table.doc, table.game, table.match
         seat = game.match.to_act(m)
         if seat is None:
             if doc.demo or doc.humans or not game.match.deal_over(m) or game.match.is_over(m):
@@ -593,9 +651,18 @@ class TableService:
                 await asyncio.sleep(pause)
             observation = game.match.observation(m, seat)["deal"]
             legal = game.match.legal_actions(m)
-            action = await asyncio.to_thread(game.player.choose, observation, legal, self._rng())
+            choose = functools.partial(game.player.choose, observation, legal, self._rng())
+            action = await self._computer_players().run(choose)
             m2 = game.match.apply(m, action)
-        return replace(doc, match=game.match.to_json(m2)).to_data()
+        return table.moved(doc, m2)
+
+    def _computer_players(self) -> CallThread:
+        # The computer's decisions, in a thread of their own (started on the first one), handed
+        # over once per turn of the event loop: waking a thread of the default pool for each
+        # cost the loop more than most decisions.
+        if self._players is None:
+            self._players = CallThread("computer-seats", PLAYERS_BATCH)
+        return self._players
 
     def _pace(self, game: Game, m: Any, seat: int) -> float:
         delay = self.settings.bot_delay_ms
@@ -635,3 +702,6 @@ class TableService:
             task.cancel()
         # Each runner logs its own failures; here they are only waited for.
         await asyncio.gather(*tasks, return_exceptions=True)
+        players, self._players = self._players, None
+        if players is not None:
+            await players.close()

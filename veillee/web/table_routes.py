@@ -319,7 +319,8 @@ class TableSocket:
         if seat == SPECTATOR:
             return StateOut(**spectator_view(record)).model_dump_json()
         assert isinstance(seat, int)
-        return StateOut(**seat_view(record, seat)).model_dump_json()
+        view = seat_view(record, seat, self.service.table(record))
+        return StateOut(**view).model_dump_json()
 
     async def apply(self, table_id: str, seat: int | str, message: Any) -> Commit:
         # A spectator only asks for the next step; a seat never does.
