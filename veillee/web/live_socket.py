@@ -331,24 +331,29 @@ async def authenticate(session: Session, hello: Hello) -> bool:
 async def follow_and_listen(session: Session) -> None:
     """Follow the record (fan-out), send it as it is now, and answer frames until the page goes.
     The record is watched before it is read, so no version can slip between the two."""
-    behaviour = session.behaviour
-    at = presence(behaviour.records)
-    async with behaviour.records.fanout.watch(session.record_id, session):
+    at = presence(session.behaviour.records)
+    async with session.behaviour.records.fanout.watch(session.record_id, session):
         try:
-            greeted = await send_greeting(session)
-            if greeted is None:
-                return
-            try:
-                if session.shows_presence:
-                    await at.enter(session)
-                session.side = await behaviour.side(session, greeted)
+            if await start(session, at):
                 await listen(session)
-            finally:
-                await at.leave(session)
-                if session.side is not None:
-                    await session.side.close()
         finally:
+            await at.leave(session)
+            if session.side is not None:
+                await session.side.close()
             await session.stop_following()
+
+
+async def start(session: Session, at: Presence) -> bool:
+    """Greet the socket (:func:`send_greeting`), say it is here if its kind shows presence, and
+    open its side; False if the record has gone. The record it was greeted with is not kept
+    (an idle socket holds no copy of its record)."""
+    greeted = await send_greeting(session)
+    if greeted is None:
+        return False
+    if session.shows_presence:
+        await at.enter(session)
+    session.side = await session.behaviour.side(session, greeted)
+    return True
 
 
 async def send_greeting(session: Session) -> Record | None:
