@@ -127,6 +127,24 @@ class Session:
     mailbox the record's fan-out fills (:meth:`push`) and :meth:`follow` empties (in a task that
     runs only while there is something to send: an idle socket holds none)."""
 
+    __slots__ = (
+        "_presence",
+        "_pushed",
+        "_sender",
+        "area",
+        "behaviour",
+        "key",
+        "lang",
+        "lock",
+        "rate",
+        "record_id",
+        "sent_version",
+        "settings",
+        "shows_presence",
+        "side",
+        "ws",
+    )
+
     def __init__(
         self, ws: WebSocket, behaviour: Behaviour, record_id: str, settings: Settings
     ) -> None:
@@ -435,20 +453,25 @@ async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | No
 
 class Sides:
     """Several sides of one socket (a table's chat and its voice), each answering its own
-    message types: ``routes`` maps each :class:`~veillee.web.live_protocol.SideMessage` model to
-    the side that answers it; ``session`` is told ``unknown_type`` for any other."""
+    message types: ``routes`` pairs each side with the
+    :class:`~veillee.web.live_protocol.SideMessage` models it answers; ``session`` is told
+    ``unknown_type`` for any other."""
 
-    def __init__(self, session: Session, routes: dict[type[BaseModel], Side]) -> None:
+    __slots__ = ("routes", "session")
+
+    def __init__(
+        self, session: Session, routes: tuple[tuple[tuple[type[BaseModel], ...], Side], ...]
+    ) -> None:
         self.session = session
         self.routes = routes
 
     async def answer(self, message: Any) -> None:
-        side = self.routes.get(type(message))
-        if side is None:
-            await self.session.error("unknown_type")
-        else:
-            await side.answer(message)
+        for models, side in self.routes:
+            if type(message) in models:
+                await side.answer(message)
+                return
+        await self.session.error("unknown_type")
 
     async def close(self) -> None:
-        for side in {id(side): side for side in self.routes.values()}.values():
+        for _, side in self.routes:
             await side.close()
