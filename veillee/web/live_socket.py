@@ -421,8 +421,15 @@ async def next_message(session: Session, deadline: float | None = None) -> Any |
     when it can be read, so that the page knows which change to send again or give up).
     Raises TimeoutError at ``deadline`` (a ``time.monotonic()`` value)."""
     while True:
-        frame = await _receive(session.ws, deadline)
-        if frame is None:
+        # Read here rather than in a function of its own: each coroutine in the chain an idle
+        # socket waits in is held for as long as it is open.
+        if deadline is None:
+            frame = await session.ws.receive()
+        else:
+            # A timer, not a task per frame (asyncio.wait_for's).
+            async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                frame = await session.ws.receive()
+        if frame["type"] == "websocket.disconnect":
             return None
         text = frame.get("text")
         if text is None:  # a binary frame: not one of ours
@@ -439,16 +446,6 @@ async def next_message(session: Session, deadline: float | None = None) -> Any |
             return session.behaviour.messages.parse(text)
         except BadMessage as bad:
             await session.error(bad.reason, Messages.peek_client_id(text))
-
-
-async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | None:
-    if deadline is None:
-        frame = await ws.receive()
-    else:
-        # A timer, not a task per frame (asyncio.wait_for's).
-        async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
-            frame = await ws.receive()
-    return None if frame["type"] == "websocket.disconnect" else dict(frame)
 
 
 class Sides:
