@@ -20,7 +20,7 @@ from websockets.asyncio.client import connect
 from tests.browser.conftest import _free_port, server_config
 from tests.conftest import make_settings
 from tests.web.sockets import new_table
-from veillee.web.transport import Inbox, LeanWSProtocol
+from veillee.web.transport import Gate, Inbox, LeanWSProtocol
 
 
 @contextlib.contextmanager
@@ -55,7 +55,7 @@ async def test_an_open_socket_keeps_the_established_connection_and_an_inbox(
             ]
             assert type(protocol) is LeanWSProtocol
             assert type(protocol.conn) is wsproto.connection.Connection
-            assert type(protocol.queue) is Inbox
+            assert type(protocol.queue) is Inbox and type(protocol.writable) is Gate
             await ws.send('{"type": "ping"}')
             assert json.loads(await ws.recv()) == {"type": "pong"}
 
@@ -79,3 +79,14 @@ async def test_a_cancelled_get_takes_nothing() -> None:
             await inbox.get()
     inbox.put_nowait("frame")
     assert await inbox.get() == "frame"
+
+
+async def test_a_closed_gate_holds_a_wait_until_it_opens() -> None:
+    gate = Gate()
+    assert await gate.wait() and gate.is_set()
+    gate.clear()
+    waiting = asyncio.ensure_future(gate.wait())
+    await asyncio.sleep(0.01)
+    assert not waiting.done() and not gate.is_set()
+    gate.set()
+    assert await waiting

@@ -10,11 +10,13 @@ handshake, frames, limits, keepalive pings, back-pressure, closing) is uvicorn's
   ``H11Handshake`` with its h11 connection, the upgrade request and an event deque), which is
   never used again;
 - the frames received wait for the app in an :class:`Inbox` rather than an ``asyncio.Queue``
-  (three deques and an event: about 3 KiB a connection before anything is in it).
+  (three deques and an event: about 3 KiB a connection before anything is in it), and sending
+  waits for the transport's room behind a :class:`Gate` rather than an ``asyncio.Event`` (a
+  deque from the start, 0.5 KiB outside Python's small-object allocator).
 
 Measured on a bare echo app under uvicorn, 2,000 idle connections, per-message deflate off:
 18.2 KiB a connection with uvicorn's ``WSProtocol``, 15.3 with the handshake let go, 12.0 with
-both (bench/RESULTS.md).
+the inbox too, 11.3 with the gate (bench/RESULTS.md).
 
 uvicorn takes it through its ``ws`` option (``config.transport_limits``: ``VEILLEE_WEBSOCKET``
 ``wsproto``).
@@ -76,13 +78,66 @@ class Inbox(Generic[T]):
         return self._items.pop(0)
 
 
+class Gate:
+    """What uvicorn's ``WSProtocol`` uses of ``asyncio.Event`` for the transport's room to
+    write (``set``, ``clear``, ``wait``), open at first, holding a list and one future per
+    waiting ``wait``.
+
+    >>> async def demo() -> list[str]:
+    ...     gate, seen = Gate(), []
+    ...     gate.clear()
+    ...     waiting = asyncio.ensure_future(gate.wait())
+    ...     await asyncio.sleep(0)
+    ...     seen.append("waiting" if not waiting.done() else "through")
+    ...     gate.set()
+    ...     await waiting
+    ...     return [*seen, "through"]
+    >>> asyncio.run(demo())
+    ['waiting', 'through']
+    """
+
+    __slots__ = ("_open", "_waiters")
+
+    def __init__(self) -> None:
+        self._open = True
+        self._waiters: list[asyncio.Future[None]] = []
+
+    def is_set(self) -> bool:
+        return self._open
+
+    def set(self) -> None:
+        """Open the gate: every ``wait`` returns."""
+        self._open = True
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        """Close the gate: a ``wait`` waits for :meth:`set`."""
+        self._open = False
+
+    async def wait(self) -> bool:
+        """Return (True) once the gate is open."""
+        if self._open:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            self._waiters.remove(waiter)
+        return True
+
+
 class LeanWSProtocol(WSProtocol):
-    """uvicorn's wsproto protocol with an :class:`Inbox` for the frames received, that lets go
-    of the handshake once it is answered (see the module)."""
+    """uvicorn's wsproto protocol with an :class:`Inbox` for the frames received and a
+    :class:`Gate` for the room to send, that lets go of the handshake once it is answered (see
+    the module)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Gate()  # type: ignore[assignment]
 
     async def send(self, message: Any) -> None:
         await super().send(message)
