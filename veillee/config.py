@@ -116,8 +116,10 @@ class Settings(BaseSettings):
     websocket: Literal["wsproto", "websockets-sansio", "websockets", "auto"] = "wsproto"
     """uvicorn's websocket implementation (its ``ws``): ``wsproto`` (a dependency) held an idle
     seat in less memory than ``websockets-sansio`` and cost no more CPU per change
-    (bench/RESULTS.md). Per-message deflate is always off: a compressed socket holds a zlib
-    compressor and decompressor (an idle seat 151 KiB instead of 49), for views of a few KB."""
+    (bench/RESULTS.md), and is served by :class:`veillee.web.transport.LeanWSProtocol`
+    (uvicorn's, holding less per connection: :data:`WSPROTO`). Per-message deflate is always
+    off: a compressed socket holds a zlib compressor and decompressor (an idle seat 151 KiB
+    instead of 49), for views of a few KB."""
 
     public_origins: Annotated[list[str], NoDecode] = [f"http://{n}:8000" for n in LOOPBACK]
     """The addresses players' browsers use for this site (``VEILLEE_PUBLIC_ORIGINS``, comma
@@ -180,6 +182,11 @@ class Settings(BaseSettings):
         return f"sqlite+aiosqlite:///{Path(self.data_dir).resolve()}/veillee.db"
 
 
+WSPROTO = "veillee.web.transport:LeanWSProtocol"
+"""uvicorn's ``ws`` for :attr:`Settings.websocket` ``wsproto`` (an import string: uvicorn
+imports it)."""
+
+
 class TransportLimits(TypedDict):
     """uvicorn's keyword arguments for its transport: what it reads, and how it speaks
     websocket."""
@@ -194,11 +201,12 @@ def transport_limits(settings: Settings) -> TransportLimits:
     """uvicorn's keyword arguments that bound what the transport reads before the app sees it:
     ``ws_max_size`` (:attr:`Settings.max_frame_bytes`) and ``h11_max_incomplete_event_size``
     (:attr:`Settings.max_header_bytes`); and its websocket implementation ``ws``
-    (:attr:`Settings.websocket`), per-message deflate off. Request bodies are bounded by the app
-    itself (``veillee.web.guards.BodyLimit``), while they are read."""
+    (:attr:`Settings.websocket`; ``wsproto`` is :data:`WSPROTO`), per-message deflate off.
+    Request bodies are bounded by the app itself (``veillee.web.guards.BodyLimit``), while they
+    are read."""
     return {
         "ws_max_size": settings.max_frame_bytes,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
-        "ws": settings.websocket,
+        "ws": WSPROTO if settings.websocket == "wsproto" else settings.websocket,
         "ws_per_message_deflate": False,
     }

@@ -22,7 +22,7 @@ from tests.browser.conftest import serving
 from tests.conftest import make_settings
 from tests.web.sockets import new_sheet, receive, refusals
 from veillee import cli
-from veillee.config import Settings, transport_limits
+from veillee.config import WSPROTO, Settings, transport_limits
 
 
 def test_veillee_serve_starts_uvicorn_with_the_settings_limits(
@@ -39,11 +39,13 @@ def test_veillee_serve_starts_uvicorn_with_the_settings_limits(
     assert started["ws_max_size"] == 20000
     assert started["h11_max_incomplete_event_size"] == 9000
     assert (started["host"], started["port"]) == ("127.0.0.1", 8123)
-    assert (started["ws"], started["ws_per_message_deflate"]) == ("wsproto", False)
+    # wsproto, served by uvicorn's protocol holding less per connection (veillee.web.transport).
+    assert (started["ws"], started["ws_per_message_deflate"]) == (WSPROTO, False)
+    assert WSPROTO == "veillee.web.transport:LeanWSProtocol"
     assert transport_limits(Settings()) == {
         "ws_max_size": 20000,
         "h11_max_incomplete_event_size": 9000,
-        "ws": "wsproto",
+        "ws": WSPROTO,
         "ws_per_message_deflate": False,
     }
 

@@ -45,13 +45,11 @@ class InProcessBus:
         for deliver in list(self._listeners.get(channel, ())):
             deliver(message)
 
-    @contextlib.asynccontextmanager
-    async def listen(self, channel: str, deliver: Callable[[str], None]) -> AsyncIterator[None]:
-        self._listeners[channel].add(deliver)
-        try:
-            yield
-        finally:
-            self._forget(channel, deliver)
+    def listen(
+        self, channel: str, deliver: Callable[[str], None]
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        # A small object rather than a generator: one is held per record followed.
+        return _Listening(self, channel, deliver)
 
     def _forget(self, channel: str, deliver: Callable[[str], None]) -> bool:
         """Drop one listener; True if it was the channel's last."""
@@ -69,6 +67,21 @@ class InProcessBus:
 
     async def close(self) -> None:
         self._listeners.clear()
+
+
+class _Listening:
+    """:meth:`InProcessBus.listen`'s context: ``deliver`` hears ``channel`` while it is open."""
+
+    __slots__ = ("bus", "channel", "deliver")
+
+    def __init__(self, bus: InProcessBus, channel: str, deliver: Callable[[str], None]) -> None:
+        self.bus, self.channel, self.deliver = bus, channel, deliver
+
+    async def __aenter__(self) -> None:
+        self.bus._listeners[self.channel].add(self.deliver)
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.bus._forget(self.channel, self.deliver)
 
 
 class RedisBus(InProcessBus):

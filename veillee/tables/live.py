@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -342,7 +343,7 @@ class Watcher(Protocol):
         deleted (``None``). Must return at once: the watcher sends from its own task."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Followed:
     """One record followed in this process: its watchers, the newest version handed to them,
     the newest record known here (handed or loaded), the views built for the version handed
@@ -359,6 +360,24 @@ class _Followed:
     wanted: int = -1
     loader: asyncio.Task[None] | None = None
     deleted: bool = False
+
+
+class _Watching:
+    """:meth:`Fanout.watch`'s context."""
+
+    __slots__ = ("fanout", "followed", "record_id", "watcher")
+
+    def __init__(self, fanout: Fanout, record_id: str, watcher: Watcher) -> None:
+        self.fanout, self.record_id, self.watcher = fanout, record_id, watcher
+        self.followed: _Followed | None = None
+
+    async def __aenter__(self) -> None:
+        self.followed = await self.fanout._enter(self.record_id, self.watcher)
+
+    async def __aexit__(self, *exc: object) -> None:
+        followed, self.followed = self.followed, None
+        if followed is not None:
+            await self.fanout._leave(self.record_id, followed, self.watcher)
 
 
 class Fanout:
@@ -380,10 +399,15 @@ class Fanout:
         self._load = load
         self._followed: dict[str, _Followed] = {}
 
-    @contextlib.asynccontextmanager
-    async def watch(self, record_id: str, watcher: Watcher) -> AsyncIterator[None]:
+    def watch(
+        self, record_id: str, watcher: Watcher
+    ) -> contextlib.AbstractAsyncContextManager[None]:
         """Push every new version of ``record_id`` to ``watcher`` while the context is open.
         Entered once the bus listens, so nothing announced afterwards is missed."""
+        # A small object rather than a generator: one is held per open socket.
+        return _Watching(self, record_id, watcher)
+
+    async def _enter(self, record_id: str, watcher: Watcher) -> _Followed:
         followed = self._followed.get(record_id)
         first = followed is None
         if followed is None:
@@ -395,16 +419,20 @@ class Fanout:
                 await self._start_listening(record_id, followed)
             elif followed.ready is not None:
                 await asyncio.shield(followed.ready)
-            yield
-        finally:
-            followed.watchers.discard(watcher)
-            if not followed.watchers and self._followed.get(record_id) is followed:
-                del self._followed[record_id]
-                await self._stop_listening(followed)
+        except BaseException:
+            await self._leave(record_id, followed, watcher)
+            raise
+        return followed
+
+    async def _leave(self, record_id: str, followed: _Followed, watcher: Watcher) -> None:
+        followed.watchers.discard(watcher)
+        if not followed.watchers and self._followed.get(record_id) is followed:
+            del self._followed[record_id]
+            await self._stop_listening(followed)
 
     async def _start_listening(self, record_id: str, followed: _Followed) -> None:
         listening = self._bus.listen(
-            self._channel(record_id), lambda message: self._heard(record_id, followed, message)
+            self._channel(record_id), functools.partial(self._heard, record_id, followed)
         )
         try:
             await listening.__aenter__()

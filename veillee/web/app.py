@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
+from typing import Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse
 from prometheus_client import make_asgi_app
 from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.routing import Match, WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from veillee.bus import open_bus
 from veillee.config import Settings
@@ -45,6 +49,75 @@ CSP = (
 )
 
 
+class SocketsFirst:
+    """The sockets' way in: an ASGI app in front of FastAPI's middleware stack that serves a
+    websocket whose path is one of the app's websocket routes straight from its endpoint, so
+    that an open socket holds only its own coroutines, not the HTTP middleware's, FastAPI's
+    routing and its exit stacks (each suspended frame and exit stack costs memory for as long
+    as the socket is open: issue 12, bench/RESULTS.md).
+
+    Nothing the sockets need is skipped: the ``Host`` check is Starlette's
+    ``TrustedHostMiddleware`` (the same ``hosts`` as every request), run to its end before the
+    endpoint (a foreign host is answered 400 and goes no further); the middleware it passes by
+    leave websockets alone (the body limit, the security headers: HTTP only), and the route's
+    path parameters are matched by Starlette's route itself. Anything else (HTTP, lifespan, a
+    websocket on no route) goes down the stack as before.
+
+    A websocket endpoint of this app takes the ``WebSocket`` and its path parameters, nothing
+    injected (checked when the app starts: ValueError)."""
+
+    def __init__(self, stack: ASGIApp, routes: Sequence[WebSocketRoute], hosts: list[str]) -> None:
+        self.stack = stack
+        self.routes = list(routes)
+        for route in self.routes:
+            wanted = list(inspect.signature(route.endpoint).parameters)[1:]
+            if sorted(wanted) != sorted(route.param_convertors):
+                raise ValueError(f"{route.path}: a socket endpoint takes its path parameters only")
+        self.hosts = TrustedHostMiddleware(_host_allowed, allowed_hosts=hosts, www_redirect=False)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            for route in self.routes:
+                match, child = route.matches(scope)
+                if match is Match.FULL:
+                    scope.update(child)
+                    await self.hosts(scope, receive, send)
+                    if scope.pop(_HOST_ALLOWED, False):
+                        await route.endpoint(
+                            WebSocket(scope, receive, send), **child["path_params"]
+                        )
+                    return
+        await self.stack(scope, receive, send)
+
+
+_HOST_ALLOWED = "veillee.host_allowed"
+
+
+async def _host_allowed(scope: Scope, receive: Receive, send: Send) -> None:
+    """What ``TrustedHostMiddleware`` calls for a host of ours: say so, and return (the socket
+    is served after the check, not inside it)."""
+    scope[_HOST_ALLOWED] = True
+
+
+class App(FastAPI):
+    """The Veillée app: FastAPI, with :class:`SocketsFirst` in front of its middleware for the
+    websocket routes of ``routers`` (the APIRouters of :data:`ROUTERS`, included without a
+    prefix); ``hosts``: the ``Host`` names answered."""
+
+    def __init__(self, *, hosts: list[str], routers: Sequence[APIRouter], **options: Any) -> None:
+        super().__init__(**options)
+        self.hosts = hosts
+        self.sockets = [
+            route
+            for router in routers
+            for route in router.routes
+            if isinstance(route, WebSocketRoute)
+        ]
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SocketsFirst(super().build_middleware_stack(), self.sockets, self.hosts)
+
+
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     """Build the Veillée app for ``settings`` (default: from the environment).
 
@@ -57,7 +130,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     at ``/static``).
     Every request goes through :class:`~veillee.web.guards.BodyLimit` (no body is read past
     ``settings.max_message_bytes``) and Starlette's ``TrustedHostMiddleware`` (a ``Host`` that
-    is not one of ``settings.public_origins``' is answered 400).
+    is not one of ``settings.public_origins``' is answered 400); a websocket of a socket route
+    (``/ws/tables/{id}``, ``/ws/sheets/{id}``) is served in front of them by
+    :class:`SocketsFirst`, after the same ``Host`` check.
     ``clock``: the current UTC time for lifetimes (injectable in tests).
     """
     settings = settings or Settings()
@@ -90,8 +165,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             stack.push_async_callback(stop_sweeper)
             yield
 
-    app = FastAPI(
-        title="Veillée", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    app = App(
+        hosts=settings.hosts(),
+        routers=[module.router for module in modules],
+        title="Veillée",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
     )
     app.state.settings = settings
     app.state.assets = assets
@@ -134,7 +215,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     # Added last, so outermost: a request for a host that is not ours (DNS rebinding) goes no
     # further.
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts(), www_redirect=False)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=app.hosts, www_redirect=False)
     app.mount("/metrics", make_asgi_app())
     app.mount("/static", assets, name="static")
     for module in modules:

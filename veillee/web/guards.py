@@ -21,6 +21,8 @@ from veillee.web.live_protocol import BadMessage, error_response
 class RateLimit:
     """Token bucket: ``rate`` messages per second, bursts of ``2 * rate``."""
 
+    __slots__ = ("capacity", "last", "rate", "tokens")
+
     def __init__(self, rate: float) -> None:
         self.rate = rate
         self.capacity = 2 * rate

@@ -127,6 +127,24 @@ class Session:
     mailbox the record's fan-out fills (:meth:`push`) and :meth:`follow` empties (in a task that
     runs only while there is something to send: an idle socket holds none)."""
 
+    __slots__ = (
+        "_presence",
+        "_pushed",
+        "_sender",
+        "area",
+        "behaviour",
+        "key",
+        "lang",
+        "lock",
+        "rate",
+        "record_id",
+        "sent_version",
+        "settings",
+        "shows_presence",
+        "side",
+        "ws",
+    )
+
     def __init__(
         self, ws: WebSocket, behaviour: Behaviour, record_id: str, settings: Settings
     ) -> None:
@@ -331,24 +349,29 @@ async def authenticate(session: Session, hello: Hello) -> bool:
 async def follow_and_listen(session: Session) -> None:
     """Follow the record (fan-out), send it as it is now, and answer frames until the page goes.
     The record is watched before it is read, so no version can slip between the two."""
-    behaviour = session.behaviour
-    at = presence(behaviour.records)
-    async with behaviour.records.fanout.watch(session.record_id, session):
+    at = presence(session.behaviour.records)
+    async with session.behaviour.records.fanout.watch(session.record_id, session):
         try:
-            greeted = await send_greeting(session)
-            if greeted is None:
-                return
-            try:
-                if session.shows_presence:
-                    await at.enter(session)
-                session.side = await behaviour.side(session, greeted)
+            if await start(session, at):
                 await listen(session)
-            finally:
-                await at.leave(session)
-                if session.side is not None:
-                    await session.side.close()
         finally:
+            await at.leave(session)
+            if session.side is not None:
+                await session.side.close()
             await session.stop_following()
+
+
+async def start(session: Session, at: Presence) -> bool:
+    """Greet the socket (:func:`send_greeting`), say it is here if its kind shows presence, and
+    open its side; False if the record has gone. The record it was greeted with is not kept
+    (an idle socket holds no copy of its record)."""
+    greeted = await send_greeting(session)
+    if greeted is None:
+        return False
+    if session.shows_presence:
+        await at.enter(session)
+    session.side = await session.behaviour.side(session, greeted)
+    return True
 
 
 async def send_greeting(session: Session) -> Record | None:
@@ -398,8 +421,15 @@ async def next_message(session: Session, deadline: float | None = None) -> Any |
     when it can be read, so that the page knows which change to send again or give up).
     Raises TimeoutError at ``deadline`` (a ``time.monotonic()`` value)."""
     while True:
-        frame = await _receive(session.ws, deadline)
-        if frame is None:
+        # Read here rather than in a function of its own: each coroutine in the chain an idle
+        # socket waits in is held for as long as it is open.
+        if deadline is None:
+            frame = await session.ws.receive()
+        else:
+            # A timer, not a task per frame (asyncio.wait_for's).
+            async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                frame = await session.ws.receive()
+        if frame["type"] == "websocket.disconnect":
             return None
         text = frame.get("text")
         if text is None:  # a binary frame: not one of ours
@@ -418,32 +448,27 @@ async def next_message(session: Session, deadline: float | None = None) -> Any |
             await session.error(bad.reason, Messages.peek_client_id(text))
 
 
-async def _receive(ws: WebSocket, deadline: float | None) -> dict[str, Any] | None:
-    if deadline is None:
-        frame = await ws.receive()
-    else:
-        # A timer, not a task per frame (asyncio.wait_for's).
-        async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
-            frame = await ws.receive()
-    return None if frame["type"] == "websocket.disconnect" else dict(frame)
-
-
 class Sides:
     """Several sides of one socket (a table's chat and its voice), each answering its own
-    message types: ``routes`` maps each :class:`~veillee.web.live_protocol.SideMessage` model to
-    the side that answers it; ``session`` is told ``unknown_type`` for any other."""
+    message types: ``routes`` pairs each side with the
+    :class:`~veillee.web.live_protocol.SideMessage` models it answers; ``session`` is told
+    ``unknown_type`` for any other."""
 
-    def __init__(self, session: Session, routes: dict[type[BaseModel], Side]) -> None:
+    __slots__ = ("routes", "session")
+
+    def __init__(
+        self, session: Session, routes: tuple[tuple[tuple[type[BaseModel], ...], Side], ...]
+    ) -> None:
         self.session = session
         self.routes = routes
 
     async def answer(self, message: Any) -> None:
-        side = self.routes.get(type(message))
-        if side is None:
-            await self.session.error("unknown_type")
-        else:
-            await side.answer(message)
+        for models, side in self.routes:
+            if type(message) in models:
+                await side.answer(message)
+                return
+        await self.session.error("unknown_type")
 
     async def close(self) -> None:
-        for side in {id(side): side for side in self.routes.values()}.values():
+        for _, side in self.routes:
             await side.close()

@@ -41,6 +41,18 @@ class ChatSide:
     there is something to send (an idle socket holds none), and a gap (lines this process
     heard of as one burst) is filled from the store."""
 
+    __slots__ = (
+        "_lock",
+        "_pending",
+        "_task",
+        "_watching",
+        "chat",
+        "open",
+        "seq",
+        "session",
+        "table_id",
+    )
+
     def __init__(self, chat: TableChat, session: Session) -> None:
         self.chat = chat
         self.session = session
@@ -49,7 +61,7 @@ class ChatSide:
         self.open = False
         self._pending: list[ChatLine] = []
         self._lock = asyncio.Lock()
-        self._watching = contextlib.AsyncExitStack()
+        self._watching: contextlib.AbstractAsyncContextManager[None] | None = None
         self._task: asyncio.Task[None] | None = None
 
     async def start(self, record: Record) -> None:
@@ -57,14 +69,18 @@ class ChatSide:
         the socket was greeted with it)."""
         if not self.chat.open_to(record, self.session.key):
             return
-        await self._watching.enter_async_context(self.chat.feed.watch(self.table_id, self))
+        watching = self.chat.feed.watch(self.table_id, self)
+        await watching.__aenter__()
+        self._watching = watching
         self.open = True
 
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-        await self._watching.aclose()
+        watching, self._watching = self._watching, None
+        if watching is not None:
+            await watching.__aexit__(None, None, None)
 
     # ---- the page's messages ------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from veillee.tables import (
     spectator_view,
 )
 from veillee.web.live_protocol import BadMessage, Token, error_response, json_object
-from veillee.web.live_socket import REFUSED, Session, Side, Sides, serve
+from veillee.web.live_socket import REFUSED, Session, Sides, serve
 from veillee.web.pages import has_guide, playable, render, templates
 from veillee.web.table_chat import ChatSide
 from veillee.web.table_protocol import (
@@ -302,6 +302,7 @@ class TableSocket:
 
     name = "tables"
     messages = TABLE_MESSAGES
+    __slots__ = ("records", "service")
 
     def __init__(self, service: TableService) -> None:
         self.service = service
@@ -361,9 +362,7 @@ class TableSocket:
         chat = ChatSide(session.ws.app.state.chat, session)
         await chat.start(record)
         voice = await voice_side(session.ws.app.state.voice, session, session.shows_presence)
-        routes: dict[type[BaseModel], Side] = {ChatSay: chat, ChatSync: chat}
-        routes.update(dict.fromkeys(VOICE_MESSAGES, voice))
-        return Sides(session, routes)
+        return Sides(session, (((ChatSay, ChatSync), chat), (VOICE_MESSAGES, voice)))
 
 
 @router.websocket("/ws/tables/{table_id}")

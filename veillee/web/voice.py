@@ -84,6 +84,20 @@ class VoiceSide:
     (a socket whose key is no seat never is).
     What the room pushes (its state, the newest only; signals, in order) is sent by one task."""
 
+    __slots__ = (
+        "_signals",
+        "_state",
+        "_task",
+        "_wake",
+        "_watching",
+        "available",
+        "rate",
+        "rooms",
+        "seat",
+        "session",
+        "table_id",
+    )
+
     def __init__(self, rooms: VoiceRooms, session: Session, available: bool) -> None:
         self.rooms = rooms
         self.session = session
@@ -95,20 +109,26 @@ class VoiceSide:
         self.rate = RateLimit(session.settings.voice_messages_per_second)
         self._state: VoiceState | None = None
         self._signals: list[dict[str, Any]] = []
-        self._wake = asyncio.Event()
-        self._watching = contextlib.AsyncExitStack()
+        # Made by start (a socket without voice holds neither).
+        self._wake: asyncio.Event | None = None
+        self._watching: contextlib.AbstractAsyncContextManager[None] | None = None
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Follow the table's voice room, if this socket may have voice."""
         if not self.available:
             return
-        self._task = asyncio.create_task(self._run())
-        await self._watching.enter_async_context(self.rooms.watch(self.table_id, self))
+        wake = self._wake = asyncio.Event()
+        self._task = asyncio.create_task(self._run(wake))
+        watching = self.rooms.watch(self.table_id, self)
+        await watching.__aenter__()
+        self._watching = watching
 
     async def close(self) -> None:
         """The socket has gone: its seat leaves voice."""
-        await self._watching.aclose()
+        watching, self._watching = self._watching, None
+        if watching is not None:
+            await watching.__aexit__(None, None, None)
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
@@ -151,17 +171,19 @@ class VoiceSide:
 
     def push_voice(self, state: VoiceState) -> None:
         self._state = state
-        self._wake.set()
+        if self._wake is not None:
+            self._wake.set()
 
     def push_signal(self, signal: dict[str, Any]) -> None:
         self._signals.append(signal)
-        self._wake.set()
+        if self._wake is not None:
+            self._wake.set()
 
-    async def _run(self) -> None:
+    async def _run(self, wake: asyncio.Event) -> None:
         try:
             while True:
-                await self._wake.wait()
-                self._wake.clear()
+                await wake.wait()
+                wake.clear()
                 state, self._state = self._state, None
                 if state is not None:
                     await self.session.send(voice_out(state))
