@@ -9,6 +9,7 @@ import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -132,6 +133,33 @@ async def test_a_restarted_server_resumes_the_computer_seat(store: Store, tmp_pa
         assert (await again.load(record.id)).version > 0
     finally:
         await again.close()
+
+
+async def test_a_computer_move_that_fails_is_tried_again(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = TableService(store, InProcessBus(), settings(tmp_path), autoplay=False)
+    record, _ = await service.create_table("chouine", (COMPUTER, COMPUTER))
+    commit, failed = service.live.commit, []
+
+    async def flaky(*args: Any, **kwargs: Any) -> Any:
+        if not failed:  # the store times out once, as a busy pool does
+            failed.append(True)
+            raise TimeoutError("QueuePool limit reached")
+        return await commit(*args, **kwargs)
+
+    monkeypatch.setattr(service.live, "commit", flaky)
+    service.autoplay = True
+    try:
+        service.kick(record.id)
+        for _ in range(300):
+            if (await service.load(record.id)).version > 0:
+                break
+            await asyncio.sleep(0.01)
+        assert failed == [True] and (await service.load(record.id)).version > 0
+        assert "computer seat failed at table " + record.id in caplog.text
+    finally:
+        await service.close()
 
 
 async def test_sweeper_drops_computer_tables_idle_past_the_limit(

@@ -28,6 +28,9 @@ from veillee.tables.table import COMPUTER, HUMAN, KIND, SPECTATOR, TableDoc
 
 log = logging.getLogger(__name__)
 
+# Seconds before a failed computer move is tried again (one wait per retry).
+COMPUTER_RETRY_S = (0.5, 2.0, 5.0)
+
 
 @dataclass(frozen=True)
 class Table:
@@ -562,6 +565,7 @@ class TableService:
             self._runners[table_id] = asyncio.create_task(self._run(table_id))
 
     async def _run(self, table_id: str) -> None:
+        failures = 0
         while True:
             self._dirty.discard(table_id)
             try:
@@ -571,10 +575,16 @@ class TableService:
             except Refusal:
                 return
             except Exception:
-                # A failing computer player must not take the server down; the next person's
-                # move or reconnect kicks it again.
+                # A failing computer move (a store that timed out, say) must neither take the
+                # server down nor leave the table waiting on the computer: it is tried again a
+                # little later, a few times; then the next person's move or reconnect kicks it.
                 log.exception("computer seat failed at table %s", table_id)
-                return
+                if failures == len(COMPUTER_RETRY_S):
+                    return
+                await asyncio.sleep(COMPUTER_RETRY_S[failures])
+                failures += 1
+                continue
+            failures = 0
             if record is None and table_id not in self._dirty:
                 return
 
