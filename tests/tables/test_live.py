@@ -137,6 +137,26 @@ async def test_the_fanout_hands_over_the_committed_record_and_builds_a_view_once
     assert built == [(1, 0), (1, 1)]
 
 
+async def test_a_record_only_loaded_is_kept_as_text_and_a_handed_one_as_it_is(
+    store: Store,
+) -> None:
+    live = counter(store)
+    record = await live.create({"n": 0, "names": ["Ann", "Bo"]}, {})
+    assert live.latest(record.id) is None  # not followed: nothing kept
+    async with live.fanout.watch(record.id, Watcher()):
+        loaded = await live.load(record.id)
+        kept = live.fanout._followed[record.id]
+        assert kept.text == '{"n":0,"names":["Ann","Bo"]}' and kept.record is not None
+        assert kept.record.data == {}  # the parsed document is not held
+        assert live.latest(record.id) == loaded  # parsed again when asked
+        assert live.latest(record.id) is not live.latest(record.id)
+        done = await live.commit(record.id, add(2))
+        assert kept.text is None and live.latest(record.id) is done.record
+        live.fanout.known(loaded)  # an older version loaded later changes nothing
+        assert live.latest(record.id) is done.record
+    assert live.latest(record.id) is None
+
+
 async def test_sweep_deletes_what_has_run_out_at_the_clocks_time_and_tells_watchers(
     store: Store,
 ) -> None:

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Hashable, Sequence
@@ -343,10 +345,17 @@ class Watcher(Protocol):
         deleted (``None``). Must return at once: the watcher sends from its own task."""
 
 
+# What a kept record's ``data`` reads until :meth:`Fanout.latest` parses its text again.
+_PARSED_ON_ASKING: dict[str, Any] = {}
+
+
 @dataclass(eq=False, slots=True)
 class _Followed:
     """One record followed in this process: its watchers, the newest version handed to them,
-    the newest record known here (handed or loaded), the views built for the version handed
+    the newest record known here (handed, or loaded: a record only loaded, as for a socket's
+    greeting, is kept as its JSON text, a tenth of the parsed document's memory, for as long as
+    the socket stays open and the record does not move), the views built for the version
+    handed
     (by viewer key), the bus listening
     (``ready`` until it listens), and the newest version another process announced (``wanted``)
     with the task that loads it (only while it does)."""
@@ -354,6 +363,7 @@ class _Followed:
     watchers: set[Watcher] = field(default_factory=set)
     version: int = -1
     record: Record | None = None
+    text: str | None = None
     views: dict[Hashable, Any] = field(default_factory=dict)
     listening: contextlib.AbstractAsyncContextManager[None] | None = None
     ready: asyncio.Future[None] | None = None
@@ -461,7 +471,9 @@ class Fanout:
             return
         followed.version = record.version
         followed.views = {}
-        self.known(record)
+        newest = followed.record
+        if not followed.deleted and (newest is None or record.version > newest.version):
+            followed.record, followed.text = record, None
         for watcher in list(followed.watchers):
             watcher.push(record)
 
@@ -473,7 +485,8 @@ class Fanout:
         if followed is None or followed.deleted:
             return
         if followed.record is None or record.version > followed.record.version:
-            followed.record = record
+            followed.record = dataclasses.replace(record, data=_PARSED_ON_ASKING)
+            followed.text = json.dumps(record.data, separators=(",", ":"))
 
     def latest(self, record_id: str) -> Record | None:
         """The newest version of the record handed to its watchers or loaded here, or None if
@@ -481,14 +494,18 @@ class Fanout:
         meanwhile (the store's ``WHERE version = v`` then refuses a change judged on this
         one)."""
         followed = self._followed.get(record_id)
-        return None if followed is None else followed.record
+        if followed is None or followed.record is None:
+            return None
+        if followed.text is not None:  # only loaded: parsed for each asking, kept small
+            return dataclasses.replace(followed.record, data=json.loads(followed.text))
+        return followed.record
 
     def gone(self, record_id: str) -> None:
         """Tell the record's watchers it was deleted."""
         followed = self._followed.get(record_id)
         if followed is not None and not followed.deleted:
             # Once: the sweeper tells this process's watchers itself and on the bus.
-            followed.deleted, followed.record = True, None
+            followed.deleted, followed.record, followed.text = True, None, None
             for watcher in list(followed.watchers):
                 watcher.push(None)
 
