@@ -57,9 +57,7 @@ class Inbox(Generic[T]):
     def put_nowait(self, item: T) -> None:
         """Add ``item`` and wake whoever waits in :meth:`get`."""
         self._items.append(item)
-        for waiter in self._waiters:
-            if not waiter.done():
-                waiter.set_result(None)
+        _wake(self._waiters)
 
     def empty(self) -> bool:
         """Whether nothing is waiting to be taken."""
@@ -69,12 +67,7 @@ class Inbox(Generic[T]):
         """The oldest item, waiting for one if there is none. A ``get`` cancelled while it
         waits takes nothing (the item stays for the next one)."""
         while not self._items:
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiters.append(waiter)
-            try:
-                await waiter
-            finally:
-                self._waiters.remove(waiter)
+            await _wait(self._waiters)
         return self._items.pop(0)
 
 
@@ -108,9 +101,7 @@ class Gate:
     def set(self) -> None:
         """Open the gate: every ``wait`` returns."""
         self._open = True
-        for waiter in self._waiters:
-            if not waiter.done():
-                waiter.set_result(None)
+        _wake(self._waiters)
 
     def clear(self) -> None:
         """Close the gate: a ``wait`` waits for :meth:`set`."""
@@ -118,15 +109,26 @@ class Gate:
 
     async def wait(self) -> bool:
         """Return (True) once the gate is open."""
-        if self._open:
-            return True
-        waiter = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
-        try:
-            await waiter
-        finally:
-            self._waiters.remove(waiter)
+        if not self._open:
+            await _wait(self._waiters)
         return True
+
+
+async def _wait(waiters: list[asyncio.Future[None]]) -> None:
+    """Wait until :func:`_wake` is called on ``waiters`` (a cancelled wait leaves no trace)."""
+    waiter = asyncio.get_running_loop().create_future()
+    waiters.append(waiter)
+    try:
+        await waiter
+    finally:
+        waiters.remove(waiter)
+
+
+def _wake(waiters: list[asyncio.Future[None]]) -> None:
+    """Wake every :func:`_wait` on ``waiters``."""
+    for waiter in waiters:
+        if not waiter.done():
+            waiter.set_result(None)
 
 
 class LeanWSProtocol(WSProtocol):
