@@ -15,6 +15,7 @@ import pytest
 
 import veillee.tables as tables_package
 import veillee.web as web_package
+from veillee import sheets
 from veillee.bus import InProcessBus
 from veillee.config import Settings
 from veillee.games import find, names
@@ -227,17 +228,21 @@ async def test_any_registered_game_plays_to_its_end_through_the_registry(
     assert final["over"] and final["winner"] is not None
 
 
-def _names_a_game(text: str) -> list[str]:
-    return [name for name in names() if re.search(rf"\b{name}\b", text, re.IGNORECASE)]
+def _names_a_game(text: str, score_sheets: bool = False) -> list[str]:
+    games = [*names(), *(sheets.PRESETS if score_sheets else ())]
+    return [name for name in games if re.search(rf"\b{name}\b", text, re.IGNORECASE)]
 
 
 def test_no_table_or_web_module_names_a_game() -> None:
     # Generic over games: everything comes from the registry (no `if game == ...`, no route or
     # option table per game), down to the comments.
+    # The score sheets' presets too: each one's facts belong to its registry entry.
+    preset = next(iter(sheets.PRESETS))
     assert _names_a_game(f'if game == "{names()[0].title()}":')  # the check can fail
+    assert _names_a_game(f'preset = "{preset}"', score_sheets=True)
     folders = (Path(tables_package.__file__).parent, Path(web_package.__file__).parent)
     for path in [p for folder in folders for p in folder.glob("*.py")]:
-        assert not _names_a_game(path.read_text(encoding="utf-8")), path.name
+        assert not _names_a_game(path.read_text(encoding="utf-8"), True), path.name
 
 
 def test_only_a_games_own_templates_name_it() -> None:

@@ -36,7 +36,11 @@ from veillee.sheets.model import (
 )
 from veillee.sheets.presets import PRESETS, InvalidEntry, Preset, Room, find_preset, register
 
+DEFAULT_PRESET = next(iter(PRESETS))
+"""The preset a sheet is made with when none is named: the first registered."""
+
 __all__ = [
+    "DEFAULT_PRESET",
     "DEFAULT_SIDES",
     "PRESETS",
     "InvalidEntry",

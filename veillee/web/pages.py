@@ -75,8 +75,8 @@ def has_guide(game: str) -> bool:
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
-    """The games of the registry, in its order, the score-sheet games that have a page
-    (Aluette), and SquareScores."""
+    """The games of the registry, in its order, the score-sheet presets that have a guide
+    (``sheets.PRESETS``), and SquareScores."""
     games = [{"name": name, "playable": playable(name)} for name in names()]
     guides = [name for name in sheets.PRESETS if has_guide(name)]
     return render(request, "home.html", games=games, guides=guides)

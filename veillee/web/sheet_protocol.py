@@ -99,7 +99,7 @@ class CreateIn(In):
     """Start a sheet: the preset, the two sides' names, settings (others default), first dealer
     (seat 0–3 clockwise; side 0 = seats 0 and 2)."""
 
-    preset: Name = "aluette"
+    preset: Name = sheets.DEFAULT_PRESET
     sides: tuple[Annotated[str, Field(max_length=80)], Annotated[str, Field(max_length=80)]] = (
         sheets.DEFAULT_SIDES
     )

@@ -115,7 +115,7 @@ def preset_guide(preset: str) -> str:
 
 @router.get("/scores/{preset}", response_class=HTMLResponse)
 async def preset_page(request: Request, preset: str) -> HTMLResponse:
-    """The page of a game played with real cards whose score SquareScores keeps (Aluette): how
+    """The page of a game played with real cards whose score SquareScores keeps: how
     to start a sheet, then the game's story and rules (``guide/<preset>.<lang>.html``)."""
     return render(request, "preset.html", game=preset_guide(preset))
 
