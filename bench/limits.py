@@ -14,61 +14,18 @@ Run: ``.venv/bin/python bench/limits.py``
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import socket
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Iterator
 
 import httpx
+from _server import memory, servers
 from httpx_ws import aconnect_ws
 
 BODY = 100 * 1000 * 1000
 FRAME = 15 * 1024 * 1024
 FRAMES = 10
 MIB = 1024 * 1024
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def memory(pid: int) -> tuple[float, float]:
-    """(resident MiB, peak resident MiB) of process ``pid``."""
-    fields = {}
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            name, _, value = line.partition(":")
-            fields[name] = value.split()
-    return int(fields["VmRSS"][0]) / 1024, int(fields["VmHWM"][0]) / 1024
-
-
-@contextlib.contextmanager
-def server() -> Iterator[tuple[str, int]]:
-    """`veillee serve` on a free port: (base URL, pid)."""
-    port = free_port()
-    with tempfile.TemporaryDirectory() as data:
-        env = {**os.environ, "VEILLEE_DATA_DIR": data}
-        env.pop("VEILLEE_PUBLIC_ORIGINS", None)
-        cmd = [sys.executable, "-m", "veillee.cli", "serve", "--port", str(port)]
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(base + "/healthz").status_code == 200:
-                        break
-                time.sleep(0.05)
-            yield base, proc.pid
-        finally:
-            proc.terminate()
-            proc.wait(10)
 
 
 def send_body(port: int, path: str, headers: dict[str, str], chunked: bool) -> tuple[str, float]:
@@ -117,7 +74,8 @@ async def send_frames(base: str) -> list[str]:
 
 
 def main() -> None:
-    with server() as (base, pid):
+    with servers() as [served]:
+        base, pid = served.base, served.pid
         port = int(base.rsplit(":", 1)[1])
         sheet = httpx.post(base + "/api/sheets", json={}).json()
         auth = {"Authorization": f"Bearer {sheet['scorer_token']}"}
