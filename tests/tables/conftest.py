@@ -27,5 +27,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(store: Store, tmp_path: Path, clock: Clock) -> TableService:
-    return TableService(store, InProcessBus(), settings(tmp_path), clock=clock, autoplay=False)
+async def service(store: Store, tmp_path: Path, clock: Clock) -> AsyncIterator[TableService]:
+    tables = TableService(store, InProcessBus(), settings(tmp_path), clock=clock, autoplay=False)
+    yield tables
+    await tables.close()

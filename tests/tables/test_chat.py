@@ -4,27 +4,15 @@ lives beside the table (never moving its version) and goes when the table is swe
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from collections.abc import Sequence
+from datetime import timedelta
 
 import pytest
 
-from veillee.bus import InProcessBus
-from veillee.config import Settings
+from tests.tables.test_service import Clock
 from veillee.store import ChatLine, Store
 from veillee.tables import COMPUTER, HUMAN, Refusal, TableService
 from veillee.tables.chat import BURST, MAX_CHARS, WINDOW, TableChat, clean_text
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 class Seen:
@@ -35,26 +23,6 @@ class Seen:
 
     def push_lines(self, lines: Sequence[ChatLine]) -> None:
         self.lines.extend(lines)
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(f"sqlite+aiosqlite:///{tmp_path}/t.db")
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def service(store: Store, tmp_path: Path, clock: Clock) -> AsyncIterator[TableService]:
-    settings = Settings(data_dir=tmp_path, bot_delay_ms=0, trick_pause_ms=0)
-    tables = TableService(store, InProcessBus(), settings, clock=clock, autoplay=False)
-    yield tables
-    await tables.close()
 
 
 def test_control_and_bidi_characters_are_removed_and_line_breaks_become_spaces() -> None:
