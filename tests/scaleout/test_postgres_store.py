@@ -1,4 +1,5 @@
-"""The same store on PostgreSQL: migrations, optimistic concurrency, client-id de-duplication, the chat's kept lines."""
+"""The same store on PostgreSQL: migrations, optimistic concurrency, client-id de-duplication,
+the chat's kept lines."""
 
 import asyncio
 import secrets
