@@ -56,11 +56,39 @@ def memory(pid: int) -> tuple[float, float]:
     return int(fields["VmRSS"][0]) / 1024, int(fields["VmHWM"][0]) / 1024
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system, all threads) process ``pid`` has used so far."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+def cpu_seconds(pid: int, started: bool = True) -> float:
+    """CPU seconds (user + system, all threads) process ``pid`` has used so far, and with
+    ``started`` the processes it started too (worker processes, and those they started in
+    turn): the live ones' own and the ended ones' as their parents counted them."""
+    if not started:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = sum(int(f) for f in fields[11:15]) / TICKS
+    total, tree = 0.0, {pid}
+    for one in sorted(parents, key=lambda p: _depth(p, parents)):
+        if one in tree or parents[one] in tree:
+            tree.add(one)
+            total += times[one]
+    return total
+
+
+def _depth(pid: int, parents: dict[int, int]) -> int:
+    depth = 0
+    while pid in parents and depth < 64:
+        pid, depth = parents[pid], depth + 1
+    return depth
 
 
 def raise_open_files(wanted: int) -> int:

@@ -16,7 +16,8 @@ new ``state``). Then, on those same sockets:
 *changes/s* is the number of versions the sockets were sent (each applied, stored and fanned
 out: the human's and the computer's moves) per second of play; *ratio* is that over the ping/pong
 rate of phase 1; *ack p50/p99* is the time from sending a change to its ``ack``; *CPU/change*
-is the servers' CPU time (all threads, from /proc) during play over the changes.
+is the servers' CPU time during play over the changes: all threads, and the processes a server
+started (the computer's worker processes; *workers* says their part), from /proc.
 
 ``full`` pacing: the computer moves at once (``VEILLEE_BOT_DELAY_MS=0``,
 ``VEILLEE_TRICK_PAUSE_MS=0``); ``normal``: the server's default pacing. The rate limit per
@@ -193,6 +194,7 @@ async def measure(
             await asyncio.sleep(0.5)
             tally.errors.clear()
             cpu0 = sum(cpu_seconds(s.pid) for s in served)
+            own0 = sum(cpu_seconds(s.pid, started=False) for s in served)
             tally.phase = "play"
             start = time.perf_counter()
             await asyncio.gather(*(seat.play() for seat in seats))
@@ -200,6 +202,7 @@ async def measure(
             tally.phase = "stop"
             wall = time.perf_counter() - start
             cpu = sum(cpu_seconds(s.pid) for s in served) - cpu0
+            own = sum(cpu_seconds(s.pid, started=False) for s in served) - own0
         finally:
             for task in runners:
                 task.cancel()
@@ -214,6 +217,7 @@ async def measure(
         "p50": percentile(tally.acks, 50) * 1000,
         "p99": percentile(tally.acks, 99) * 1000,
         "cpu_ms": 1000 * cpu / max(1, tally.changes),
+        "started_ms": 1000 * (cpu - own) / max(1, tally.changes),
         "acks": len(tally.acks),
         "errors": dict(tally.errors),
         "load": load(),
@@ -226,6 +230,7 @@ def report(label: str, r: dict[str, Any]) -> None:
         f"{label} {r['tables']:>5} tables: {r['changes']:7,.0f} changes/s, ping/pong "
         f"{r['pingpong']:7,.0f}/s, ratio {100 * r['ratio']:5.1f} %, ack p50 {r['p50']:6.1f} ms "
         f"p99 {r['p99']:7.1f} ms, server CPU {r['cpu_ms']:.2f} ms/change "
+        f"(workers {r['started_ms']:.2f}) "
         f"({r['acks']} acks{errors}; {r['load']})",
         flush=True,
     )
