@@ -20,14 +20,19 @@ is the servers' CPU time during play over the changes: all threads, and the proc
 started (the computer's worker processes; *workers* says their part), from /proc.
 
 ``full`` pacing: the computer moves at once (``VEILLEE_BOT_DELAY_MS=0``,
-``VEILLEE_TRICK_PAUSE_MS=0``); ``normal``: the server's default pacing. The rate limit per
+``VEILLEE_TRICK_PAUSE_MS=0``); ``normal``: the server's default pacing, every table's first
+change sent at the same instant (the tables then keep in step: the worst case, a burst of N
+changes every pacing cycle); ``spread``: the server's default pacing, each table's first change
+sent at a random moment of the first pacing cycle (the computer's delay and the pause after a
+trick, 2.1 s), as tables that players opened at different moments. The rate limit per
 socket is lifted (``VEILLEE_MAX_MESSAGES_PER_SECOND=100000``) so that it is the server, not the
 limit, that is measured. The client offers per-message deflate as a browser does; the server
 decides. Loop counts and times are bounded; everything stays on 127.0.0.1.
 
 Run alone: ``.venv/bin/python bench/live_load.py`` is the short run of ``make bench`` (50 and
-200 tables at full speed, 4 s each); ``--full`` is the issue's (50, 200 and 1,000 tables, full
-and normal pacing, 10 s each). Options: ``--tables 50,200 --pacing full,normal --seconds 10``,
+200 tables at full speed, 4 s each); ``--full`` is the issue's (50, 200 and 1,000 tables, full,
+normal and spread pacing, 10 s each). Options: ``--tables 50,200 --pacing full,spread
+--seconds 10``,
 ``--database-url postgresql+asyncpg://… --redis-url redis://… --processes 1,2,3``,
 ``--websocket wsproto`` (the server's ``VEILLEE_WEBSOCKET``), ``--python other-venv/bin/python``
 (the server of another install, e.g. the code before a change).
@@ -52,7 +57,12 @@ from websockets.asyncio.client import ClientConnection, connect
 PACINGS = {
     "full": {"VEILLEE_BOT_DELAY_MS": "0", "VEILLEE_TRICK_PAUSE_MS": "0"},
     "normal": {},
+    "spread": {},
 }
+"""The server's settings of each pacing."""
+SPREAD_S = {"spread": 0.9 + 1.2}
+"""Seconds over which the tables' first changes are spread, by pacing (one cycle of the default
+pacing: ``bot_delay_ms`` 900 and ``trick_pause_ms`` 1,200); in step when not given."""
 OPEN_AT_ONCE = 100
 """Sockets opened (and tables made) concurrently."""
 
@@ -79,6 +89,8 @@ class Seat:
         self.version = -1
         self.state: dict[str, Any] | None = None
         self.acted_on = -1
+        self.not_before = 0.0
+        """``time.perf_counter()`` before which this seat sends nothing (a spread start)."""
         self.sent: dict[str, float] = {}
         self.ids = itertools.count()
 
@@ -123,7 +135,7 @@ class Seat:
     async def play(self) -> None:
         """Send the change the current state calls for, once per version."""
         state = self.state
-        if state is None or self.version <= self.acted_on:
+        if state is None or self.version <= self.acted_on or time.perf_counter() < self.not_before:
             return
         view = state["view"]
         deal = view["deal"]
@@ -174,10 +186,18 @@ def percentile(values: list[float], p: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[p - 1]
 
 
+async def first_change(seat: Seat, delay: float) -> None:
+    """Let ``seat`` play from ``delay`` seconds on."""
+    seat.not_before = time.perf_counter() + delay
+    await asyncio.sleep(delay)
+    await seat.play()
+
+
 async def measure(
-    served: list[Served], tables: int, ping_s: float, play_s: float
+    served: list[Served], tables: int, ping_s: float, play_s: float, spread_s: float = 0.0
 ) -> dict[str, Any]:
-    """Make ``tables`` tables, then ping/pong for ``ping_s`` and play for ``play_s`` seconds."""
+    """Make ``tables`` tables, then ping/pong for ``ping_s`` and play for ``play_s`` seconds,
+    the tables' first changes spread at random over ``spread_s`` seconds (0: at once)."""
     tally = Tally()
     made = await make_tables(served, tables)
     async with contextlib.AsyncExitStack() as stack:
@@ -197,8 +217,12 @@ async def measure(
             own0 = sum(cpu_seconds(s.pid, started=False) for s in served)
             tally.phase = "play"
             start = time.perf_counter()
-            await asyncio.gather(*(seat.play() for seat in seats))
+            spread = random.Random(20261130)
+            starting = [
+                asyncio.create_task(first_change(s, spread.uniform(0, spread_s))) for s in seats
+            ]
             await asyncio.sleep(play_s)
+            await asyncio.gather(*starting)
             tally.phase = "stop"
             wall = time.perf_counter() - start
             cpu = sum(cpu_seconds(s.pid) for s in served) - cpu0
@@ -240,7 +264,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="the issue's sizes and pacings")
     parser.add_argument("--tables", help="e.g. 50,200,1000 (short: 50,200)")
-    parser.add_argument("--pacing", help="full, normal or both (short: full)")
+    parser.add_argument("--pacing", help="full, normal, spread, or several (short: full)")
     parser.add_argument("--seconds", type=float, help="play per run (short: 4 s, full: 10 s)")
     parser.add_argument("--ping-seconds", type=float, help="ping/pong per run (2 s, full: 3 s)")
     parser.add_argument("--database-url", help="PostgreSQL (postgresql+asyncpg://…)")
@@ -249,7 +273,11 @@ def main() -> None:
     parser.add_argument("--websocket", help="VEILLEE_WEBSOCKET for the server (default: its own)")
     parser.add_argument("--python", help="the server's interpreter (another checkout's venv)")
     args = parser.parse_args()
-    full = ("50,200,1000", "full,normal", 10.0, 3.0) if args.full else ("50,200", "full", 4.0, 2.0)
+    full = (
+        ("50,200,1000", "full,normal,spread", 10.0, 3.0)
+        if args.full
+        else ("50,200", "full", 4.0, 2.0)
+    )
     args.tables = args.tables or full[0]
     args.pacing = args.pacing or full[1]
     args.seconds = args.seconds or full[2]
@@ -271,7 +299,11 @@ def main() -> None:
         for count in processes:
             for tables in counts:
                 with servers(count, {**env, **PACINGS[pacing]}, args.python) as served:
-                    result = asyncio.run(measure(served, tables, args.ping_seconds, args.seconds))
+                    result = asyncio.run(
+                        measure(
+                            served, tables, args.ping_seconds, args.seconds, SPREAD_S.get(pacing, 0)
+                        )
+                    )
                 report(f"{store} x{count} {pacing:6}", result)
 
 
