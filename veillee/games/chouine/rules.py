@@ -383,8 +383,39 @@ PLAY_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
 # --- the state --------------------------------------------------------------------------------
 
 
-class State(NamedTuple):
-    """One partie, immutable and JSON-serializable (:func:`to_json`).
+_Record = tuple[
+    int,
+    int,
+    tuple[tuple[int, int, int, int, int, int, int], ...],
+    tuple[int, int],
+    tuple[bool, bool],
+    tuple[tuple[int, int, int], ...],
+    int | None,
+]
+"""``State.record``: dealer, turn-up, declarations, declared suits, quintes declared, turn-ups
+taken and the chouine's seat (see :class:`State`)."""
+
+
+class _Stored(NamedTuple):
+    """What a :class:`State` stores, in the order :func:`apply` unpacks it (see there)."""
+
+    hands: tuple[int, int]
+    trick: tuple[int, ...]
+    to_act: int | None
+    prompt: bool
+    trick_number: int
+    leader: int
+    trump: int
+    talon: tuple[int, ...]
+    tricks: tuple[tuple[int, int, int, int], ...]
+    drawn: tuple[tuple[int, ...], tuple[int, ...]]
+    actions: tuple[Action, ...] | None
+    record: _Record
+
+
+class State(_Stored):
+    """One partie, immutable, hashable and JSON-serializable (:func:`to_json`); two states are
+    equal when they are the same position.
 
     Fields (cards are ints, sets of cards are masks, seats 0/1):
 
@@ -407,34 +438,120 @@ class State(NamedTuple):
       the state (:func:`apply`, the deal, :func:`from_json`) while it had the fields at hand;
       ``None`` in a state built by keywords, whose actions are worked out when asked. It is not
       part of the JSON form (:func:`to_json`) and follows from the other fields.
+
+    What is stored is smaller, because :func:`apply` copies it at every decision: the fields that
+    change during play (``hands``, ``trick``, ``to_act``, ``prompt``, ``trick_number``,
+    ``leader``, ``talon``, ``tricks``, ``drawn``, ``actions``) and ``trump``, each in its own
+    slot; ``dealer``, ``turn_up``, ``declarations``, ``declared_suits``, ``quinte_declared``,
+    ``taken_turn_ups`` and ``chouine``, which change a few times a partie at most, together in
+    ``record`` (in that order); ``piles`` are not stored: they are the cards of the tricks each
+    seat won. These fields read as properties.
+
+    Built by keywords with every field above (``actions`` optional); raises ``ValueError`` when
+    ``piles`` are not the cards of the tricks each seat won.
     """
 
-    dealer: int
-    trump: int
-    hands: tuple[int, int]
-    talon: tuple[int, ...]
-    turn_up: int
-    trick_number: int
-    leader: int
-    trick: tuple[int, ...]
-    to_act: int | None
-    prompt: bool
-    piles: tuple[int, int]
-    tricks: tuple[tuple[int, int, int, int], ...]
-    declarations: tuple[tuple[int, int, int, int, int, int, int], ...]
-    declared_suits: tuple[int, int]
-    quinte_declared: tuple[bool, bool]
-    taken_turn_ups: tuple[tuple[int, int, int], ...]
-    drawn: tuple[tuple[int, ...], tuple[int, ...]]
-    chouine: int | None
-    actions: tuple[Action, ...] | None = None
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        *,
+        dealer: int,
+        trump: int,
+        hands: tuple[int, int],
+        talon: tuple[int, ...],
+        turn_up: int,
+        trick_number: int,
+        leader: int,
+        trick: tuple[int, ...],
+        to_act: int | None,
+        prompt: bool,
+        piles: tuple[int, int],
+        tricks: tuple[tuple[int, int, int, int], ...],
+        declarations: tuple[tuple[int, int, int, int, int, int, int], ...],
+        declared_suits: tuple[int, int],
+        quinte_declared: tuple[bool, bool],
+        taken_turn_ups: tuple[tuple[int, int, int], ...],
+        drawn: tuple[tuple[int, ...], tuple[int, ...]],
+        chouine: int | None,
+        actions: tuple[Action, ...] | None = None,
+    ) -> State:
+        if tuple(piles) != _piles(tricks):
+            raise ValueError("piles must be the cards of the tricks each seat won")
+        record = (
+            dealer, turn_up, declarations, declared_suits, quinte_declared, taken_turn_ups,
+            chouine,
+        )  # fmt: skip
+        return _state(
+            cls,
+            (
+                hands, trick, to_act, prompt, trick_number, leader, trump, talon, tricks, drawn,
+                actions, record,
+            ),
+        )  # fmt: skip
+
+    def _replace(self, **changes: object) -> State:
+        """A copy with some fields (any of those listed above) changed."""
+        fields: dict[str, object] = {name: getattr(self, name) for name in _FIELDS}
+        fields.update(changes)
+        return State(**fields)  # type: ignore[arg-type]
+
+    @property
+    def dealer(self) -> int:
+        return self[11][0]
+
+    @property
+    def turn_up(self) -> int:
+        return self[11][1]
+
+    @property
+    def declarations(self) -> tuple[tuple[int, int, int, int, int, int, int], ...]:
+        return self[11][2]
+
+    @property
+    def declared_suits(self) -> tuple[int, int]:
+        return self[11][3]
+
+    @property
+    def quinte_declared(self) -> tuple[bool, bool]:
+        return self[11][4]
+
+    @property
+    def taken_turn_ups(self) -> tuple[tuple[int, int, int], ...]:
+        return self[11][5]
+
+    @property
+    def chouine(self) -> int | None:
+        return self[11][6]
+
+    @property
+    def piles(self) -> tuple[int, int]:
+        return _piles(self[8])
 
 
-# The hot paths build states as plain tuples of the fields in order: cheaper than the
-# NamedTuple's keyword constructor and ``_replace``, and the same value.
+_FIELDS = (
+    "dealer", "trump", "hands", "talon", "turn_up", "trick_number", "leader", "trick", "to_act",
+    "prompt", "piles", "tricks", "declarations", "declared_suits", "quinte_declared",
+    "taken_turn_ups", "drawn", "chouine", "actions",
+)  # fmt: skip
+"""The fields of a :class:`State` as its readers and its keyword constructor name them."""
+
+
+def _piles(tricks: Iterable[tuple[int, int, int, int]]) -> tuple[int, int]:
+    """Each seat's pile (mask): the cards of the tricks it won."""
+    piles = [0, 0]
+    for _, lead, follow, winner in tricks:
+        piles[winner] |= _BIT[lead] | _BIT[follow]
+    return (piles[0], piles[1])
+
+
+# The hot paths build states as plain tuples of the stored fields in order: cheaper than the
+# keyword constructor and ``_replace``, and the same value.
 _state = tuple.__new__
 _NO_DRAWS: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 _CARD_INTS: tuple[int, ...] = tuple(range(32))
+_NEW_RECORD = ((), (0, 0), (False, False), (), None)
+"""The end of a fresh deal's ``record``: no declaration, no turn-up taken, no chouine."""
 
 
 def _deal(deck: Sequence[int], dealer: int) -> State:
@@ -449,9 +566,8 @@ def _deal(deck: Sequence[int], dealer: int) -> State:
     return _state(
         State,
         (
-            dealer, trump, hands, tuple(deck[11:]), turn_up, 1, non_dealer, (), non_dealer,
-            False, (0, 0), (), (), (0, 0), (False, False), (), _NO_DRAWS, None,
-            _actions(a, trump, turn_up, 1, (), False, 0, False),
+            hands, (), non_dealer, False, 1, non_dealer, trump, tuple(deck[11:]), (), _NO_DRAWS,
+            _actions(a, trump, turn_up, 1, (), False, 0, False), (dealer, turn_up, *_NEW_RECORD),
         ),
     )  # fmt: skip
 
@@ -630,7 +746,7 @@ def legal_actions(state: State) -> list[Action]:
     ``swap`` when allowed. At the seven prompt: ``continue`` then, if allowed, ``swap``.
     ``[]`` when the partie is over. (The state carries them: see ``State.actions``.)
     """
-    actions = state[18]
+    actions = state[10]
     if actions is None:
         actions = _state_actions(state)
     return list(actions)
@@ -826,11 +942,8 @@ def apply(state: State, action: Action) -> State:
     Raises :class:`veillee.games.IllegalAction` with the reason code of :func:`why_illegal` when
     the action is not legal; ``state`` itself never changes (it is immutable).
     """
-    # (``+ ()`` makes a plain tuple, which unpacks faster than the NamedTuple)
-    (
-        dealer, trump, hands, talon, turn_up, k, leader, trick, seat, prompt, piles, tricks,
-        declarations, declared_suits, quinte_declared, taken, drawn, chouine, _,
-    ) = state + ()  # fmt: skip  # noqa: RUF005
+    # (``+ ()`` makes a plain tuple, which unpacks faster than the State)
+    hands, trick, seat, prompt, k, leader, trump, talon, tricks, drawn, _, record = state + ()  # noqa: RUF005
     try:
         card, kind, bit = action.play_facts  # type: ignore[misc]
     except (AttributeError, TypeError):  # not a play: a swap, "continue" or no Chouine action
@@ -842,103 +955,105 @@ def apply(state: State, action: Action) -> State:
         raise IllegalAction("card_not_in_hand")
     if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) & bit:
         raise IllegalAction(follow_refusal(hand, trick[0], trump, card))
-    made = declarations  # the declarations before this play
     if kind:
-        declaration = _declaration(state, seat, card, kind)
-        if isinstance(declaration, str):
-            raise IllegalAction(declaration)
-        # The points are credited at once (§5.2); one declaration per suit, one quinte.
-        suit = -1 if kind == QUINTE else card >> 3
-        declarations = (*made, (seat, kind, suit, *declaration, k, card))
-        if kind == QUINTE:
-            quinte_declared = (
-                (True, quinte_declared[1]) if seat == 0 else (quinte_declared[0], True)
-            )
-        else:
-            mask = declared_suits[seat] | 1 << suit
-            declared_suits = (mask, declared_suits[1]) if seat == 0 else (declared_suits[0], mask)
-    hands = (hands[0], hand ^ bit) if seat else (hand ^ bit, hands[1])
+        made = record[2]  # the declarations before this play
+        record = _declared(state, seat, card, kind)
+    hand ^= bit
     if not trick:  # the lead
         to_act = 1 - seat
+        hands = (hands[0], hand) if seat else (hand, hands[1])
         # §9: a chouine ends the partie, unless the other seat holds the trump chouine and may
         # still declare it: then it is asked to play.
         if kind == CHOUINE and not chouine_answerable(
-            card >> 3, hands[to_act], declared_suits[to_act], trump
+            card >> 3, hands[to_act], record[3][to_act], trump
         ):
             return _state(
                 State,
                 (
-                    dealer, trump, hands, talon, turn_up, k, leader, (card,), None, False, piles,
-                    tricks, declarations, declared_suits, quinte_declared, taken, drawn, seat, (),
+                    hands, (card,), None, False, k, leader, trump, talon, tricks, drawn, (),
+                    (*record[:6], seat),
                 ),
             )  # fmt: skip
         trick = (card,)
     else:
         lead = trick[0]
+        if not kind:
+            made = record[2]
         if kind == CHOUINE or (made and made[-1][1] == CHOUINE):
             # §9: the follower's chouine wins; so does the leader's (the last declaration while
             # the partie runs) when the follower does not answer it with the trump chouine.
+            hands = (hands[0], hand) if seat else (hand, hands[1])
             return _state(
                 State,
                 (
-                    dealer, trump, hands, talon, turn_up, k, leader, (lead, card), None, False,
-                    piles, tricks, declarations, declared_suits, quinte_declared, taken, drawn,
-                    seat if kind == CHOUINE else leader, (),
+                    hands, (lead, card), None, False, k, leader, trump, talon, tricks, drawn, (),
+                    (*record[:6], seat if kind == CHOUINE else leader),
                 ),
             )  # fmt: skip
         # The trick is complete (§4.1): the winner takes it and leads the next one.
         to_act = seat if _BEATEN_BY[trump][lead] & bit else leader
-        won = _BIT[lead] | bit
-        piles = (piles[0], piles[1] | won) if to_act else (piles[0] | won, piles[1])
         # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below
         tricks = tricks + ((leader, lead, card, to_act),)  # noqa: RUF005
         leader = to_act
         trick = ()
-        if k == 16:
-            return _state(
-                State,
-                (
-                    dealer, trump, hands, talon, turn_up, 16, leader, (), None, False, piles,
-                    tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
-                    (),
-                ),
-            )  # fmt: skip
-        if k < 12:
-            # Tricks 1–11 (§4.2): the winner draws the top card, the loser the next one (at
-            # trick 11 the turn-up).
+        if k < 11:
+            # Tricks 1–10 (§4.2): the winner draws the top card, the loser the next one.
             top = talon[0]
-            if k < 11:
-                under = talon[1]
-                talon = talon[2:]
-            else:
-                under = turn_up
-                talon = ()
-                turn_up = -1
-                taken = (*taken, (1 - leader, under, DRAW))
-            if leader:
-                hands = (hands[0] | _BIT[under], hands[1] | _BIT[top])
+            under = talon[1]
+            talon = talon[2:]
+            if seat:  # the follower holds ``hand``
+                if to_act:
+                    hands = (hands[0] | _BIT[under], hand | _BIT[top])
+                    drawn = (drawn[0] + (under,), drawn[1] + (top,))
+                else:
+                    hands = (hands[0] | _BIT[top], hand | _BIT[under])
+                    drawn = (drawn[0] + (top,), drawn[1] + (under,))
+            elif to_act:
+                hands = (hand | _BIT[under], hands[1] | _BIT[top])
                 drawn = (drawn[0] + (under,), drawn[1] + (top,))
             else:
-                hands = (hands[0] | _BIT[top], hands[1] | _BIT[under])
+                hands = (hand | _BIT[top], hands[1] | _BIT[under])
                 drawn = (drawn[0] + (top,), drawn[1] + (under,))
             if k == 10:
                 # §6: the last chance to swap; the loser of trick 10 is asked first, unless
-                # the seven is already the turn-up or played.
-                seven = 8 * trump + SEVEN
-                if turn_up != seven and not ((piles[0] | piles[1]) >> seven) & 1:
+                # the seven is already the turn-up or played (it is played when it is in no
+                # hand and not the talon's last card: the trick is empty).
+                seven = _SEVENS[trump]
+                if (hands[0] | hands[1]) & seven or _BIT[talon[0]] == seven:
                     to_act = 1 - leader
                     return _state(
                         State,
                         (
-                            dealer, trump, hands, talon, turn_up, 11, leader, (), to_act, True,
-                            piles, tricks, declarations, declared_suits, quinte_declared, taken,
-                            drawn, chouine,
+                            hands, (), to_act, True, 11, leader, trump, talon, tricks, drawn,
                             _actions(
-                                hands[to_act], trump, turn_up, 11, (), True,
-                                declared_suits[to_act], quinte_declared[to_act],
+                                hands[to_act], trump, record[1], 11, (), True,
+                                record[3][to_act], record[4][to_act],
                             ),
+                            record,
                         ),
                     )  # fmt: skip
+        else:
+            hands = (hands[0], hand) if seat else (hand, hands[1])
+            if k == 16:
+                return _state(
+                    State,
+                    (hands, (), None, False, 16, leader, trump, talon, tricks, drawn, (), record),
+                )
+            if k == 11:
+                # Trick 11 (§4.2): the winner draws the last card, the loser the turn-up.
+                top = talon[0]
+                dealer, under, made, declared, quintes, taken, chouine = record
+                record = (
+                    dealer, -1, made, declared, quintes, (*taken, (1 - leader, under, DRAW)),
+                    chouine,
+                )  # fmt: skip
+                talon = ()
+                if leader:
+                    hands = (hands[0] | _BIT[under], hands[1] | _BIT[top])
+                    drawn = (drawn[0] + (under,), drawn[1] + (top,))
+                else:
+                    hands = (hands[0] | _BIT[top], hands[1] | _BIT[under])
+                    drawn = (drawn[0] + (top,), drawn[1] + (under,))
         k += 1
     # What the seat to act may do next: read as in :func:`_actions` (its most common case,
     # written out here to save a call).
@@ -949,16 +1064,31 @@ def apply(state: State, action: Action) -> State:
         actions = first + middle + last
     else:
         actions = _other_actions(
-            hand, trump, turn_up, k, trick, declared_suits[to_act], quinte_declared[to_act],
+            hand, trump, record[1], k, trick, record[3][to_act], record[4][to_act],
             low_facts + high_facts, first + middle + last,
         )  # fmt: skip
     return _state(
         State,
-        (
-            dealer, trump, hands, talon, turn_up, k, leader, trick, to_act, False, piles, tricks,
-            declarations, declared_suits, quinte_declared, taken, drawn, chouine, actions,
-        ),
-    )  # fmt: skip
+        (hands, trick, to_act, False, k, leader, trump, talon, tricks, drawn, actions, record),
+    )
+
+
+def _declared(state: State, seat: int, card: int, kind: int) -> _Record:
+    """``state.record`` after ``seat`` declares ``kind`` with ``card``, a card it may play;
+    raises :class:`veillee.games.IllegalAction` when it may not (rules §5.2). The points are
+    credited at once; one declaration per suit, one quinte."""
+    declaration = _declaration(state, seat, card, kind)
+    if isinstance(declaration, str):
+        raise IllegalAction(declaration)
+    dealer, turn_up, made, declared_suits, quinte_declared, taken, chouine = state[11]
+    suit = -1 if kind == QUINTE else card >> 3
+    made = (*made, (seat, kind, suit, *declaration, state[4], card))
+    if kind == QUINTE:
+        quinte_declared = (True, quinte_declared[1]) if seat == 0 else (quinte_declared[0], True)
+    else:
+        mask = declared_suits[seat] | 1 << suit
+        declared_suits = (mask, declared_suits[1]) if seat == 0 else (declared_suits[0], mask)
+    return (dealer, turn_up, made, declared_suits, quinte_declared, taken, chouine)
 
 
 def _apply_other(state: State, action: Action) -> State:
@@ -968,28 +1098,25 @@ def _apply_other(state: State, action: Action) -> State:
     if reason is not None:
         raise IllegalAction(reason)
     assert seat is not None
-    (
-        dealer, trump, hands, talon, turn_up, k, leader, trick, _, prompt, piles, tricks,
-        declarations, declared_suits, quinte_declared, taken, drawn, chouine, _,
-    ) = state  # fmt: skip
+    hands, trick, _, prompt, k, leader, trump, talon, tricks, drawn, _, record = state + ()  # noqa: RUF005
     if action.code == _SWAP_CODE:
         # §6: the seven of trumps for the turn-up; at the prompt the swap also answers it.
+        dealer, turn_up, made, declared, quintes, taken, chouine = record
         seven = 8 * trump + SEVEN
         hand = hands[seat] & ~(1 << seven) | 1 << turn_up
         hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
-        taken = (*taken, (seat, turn_up, SWAP))
-        turn_up = seven
+        record = (dealer, seven, made, declared, quintes, (*taken, (seat, turn_up, SWAP)), chouine)
     # After the prompt (answered by a swap or "continue") the leader of trick 11 acts.
     to_act = leader if prompt else seat
     return _state(
         State,
         (
-            dealer, trump, hands, talon, turn_up, k, leader, trick, to_act, False, piles, tricks,
-            declarations, declared_suits, quinte_declared, taken, drawn, chouine,
+            hands, trick, to_act, False, k, leader, trump, talon, tricks, drawn,
             _actions(
-                hands[to_act], trump, turn_up, k, trick, False, declared_suits[to_act],
-                quinte_declared[to_act],
+                hands[to_act], trump, record[1], k, trick, False, record[3][to_act],
+                record[4][to_act],
             ),
+            record,
         ),
     )  # fmt: skip
 
@@ -1170,4 +1297,4 @@ def from_json(d: dict[str, object]) -> State:
 def with_actions(state: State) -> State:
     """``state`` carrying its legal actions (``State.actions``), as :func:`apply` makes states:
     for a state built by keywords (:func:`from_json`, test positions)."""
-    return state._replace(actions=_state_actions(state))
+    return _state(State, (*state[:10], _state_actions(state), state[11]))
