@@ -186,17 +186,27 @@ def legal_cards(hand: int, lead: int, trump: int, phase2: bool) -> int:
     """
     if lead < 0 or not phase2:
         return hand
-    s = lead >> 3
-    same = (hand >> (8 * s)) & 0xFF
+    suit, higher, trumps = _FOLLOWING[trump][lead]
+    same = hand & suit
     if same:
-        if s == trump:
-            higher = same & ~((2 << (lead & 7)) - 1)
-            return (higher or same) << (8 * s)
-        return same << (8 * s)
-    trumps = (hand >> (8 * trump)) & 0xFF
-    if trumps:
-        return trumps << (8 * trump)
-    return hand
+        # trump led: a higher trump if the hand has one (``higher`` is 0 for any other suit)
+        return hand & higher or same
+    return hand & trumps or hand
+
+
+_FOLLOWING: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (
+            0xFF << (lead & ~7),
+            (0xFF << (lead & ~7)) & ~((2 << lead) - 1) if lead >> 3 == trump else 0,
+            0xFF << (8 * trump),
+        )
+        for lead in range(32)
+    )
+    for trump in range(4)
+)
+"""``_FOLLOWING[trump][lead]``: the masks :func:`legal_cards` reads: the suit led, the trumps
+stronger than ``lead`` when trumps are led (else 0), the trumps."""
 
 
 def follow_refusal(hand: int, lead: int, trump: int, card: int) -> str:
@@ -407,8 +417,7 @@ class _Stored(NamedTuple):
     leader: int
     trump: int
     talon: tuple[int, ...]
-    tricks: tuple[tuple[int, int, int, int], ...]
-    drawn: tuple[tuple[int, ...], tuple[int, ...]]
+    tricks_and_draws: tuple[tuple[int, ...], ...]
     actions: tuple[Action, ...] | None
     record: _Record
 
@@ -441,14 +450,19 @@ class State(_Stored):
 
     What is stored is smaller, because :func:`apply` copies it at every decision: the fields that
     change during play (``hands``, ``trick``, ``to_act``, ``prompt``, ``trick_number``,
-    ``leader``, ``talon``, ``tricks``, ``drawn``, ``actions``) and ``trump``, each in its own
-    slot; ``dealer``, ``turn_up``, ``declarations``, ``declared_suits``, ``quinte_declared``,
-    ``taken_turn_ups`` and ``chouine``, which change a few times a partie at most, together in
-    ``record`` (in that order); ``piles`` are not stored: they are the cards of the tricks each
-    seat won. These fields read as properties.
+    ``leader``, ``talon``, ``actions``) and ``trump``, each in its own slot;
+    ``tricks_and_draws``: the completed tricks, each followed by the cards drawn after it when
+    there was a draw (``(leader, lead card, follow card, winner, winner's card, loser's card)``,
+    else the 4-tuple of ``tricks``); ``dealer``, ``turn_up``, ``declarations``,
+    ``declared_suits``, ``quinte_declared``, ``taken_turn_ups`` and ``chouine``, which change a
+    few times a partie at most, together in ``record`` (in that order). ``tricks``, ``drawn``
+    and ``piles`` (the cards of the tricks each seat won) are read from ``tricks_and_draws``;
+    these fields read as properties.
 
-    Built by keywords with every field above (``actions`` optional); raises ``ValueError`` when
-    ``piles`` are not the cards of the tricks each seat won.
+    Built by keywords with every field above (``actions`` optional): each seat's ``drawn`` cards
+    are its draws after the last tricks numbered 11 or less, in order. Raises ``ValueError``
+    when ``piles`` are not the cards of the tricks each seat won or the ``drawn`` cards cannot be
+    such draws.
     """
 
     __slots__ = ()
@@ -478,6 +492,7 @@ class State(_Stored):
     ) -> State:
         if tuple(piles) != _piles(tricks):
             raise ValueError("piles must be the cards of the tricks each seat won")
+        tricks_and_draws = _with_draws(tricks, drawn)
         record = (
             dealer, turn_up, declarations, declared_suits, quinte_declared, taken_turn_ups,
             chouine,
@@ -485,7 +500,7 @@ class State(_Stored):
         return _state(
             cls,
             (
-                hands, trick, to_act, prompt, trick_number, leader, trump, talon, tricks, drawn,
+                hands, trick, to_act, prompt, trick_number, leader, trump, talon, tricks_and_draws,
                 actions, record,
             ),
         )  # fmt: skip
@@ -498,35 +513,48 @@ class State(_Stored):
 
     @property
     def dealer(self) -> int:
-        return self[11][0]
+        return self[10][0]
 
     @property
     def turn_up(self) -> int:
-        return self[11][1]
+        return self[10][1]
 
     @property
     def declarations(self) -> tuple[tuple[int, int, int, int, int, int, int], ...]:
-        return self[11][2]
+        return self[10][2]
 
     @property
     def declared_suits(self) -> tuple[int, int]:
-        return self[11][3]
+        return self[10][3]
 
     @property
     def quinte_declared(self) -> tuple[bool, bool]:
-        return self[11][4]
+        return self[10][4]
 
     @property
     def taken_turn_ups(self) -> tuple[tuple[int, int, int], ...]:
-        return self[11][5]
+        return self[10][5]
 
     @property
     def chouine(self) -> int | None:
-        return self[11][6]
+        return self[10][6]
 
     @property
     def piles(self) -> tuple[int, int]:
         return _piles(self[8])
+
+    @property
+    def tricks(self) -> tuple[tuple[int, int, int, int], ...]:
+        return tuple([t[:4] for t in self[8]])  # type: ignore[misc]
+
+    @property
+    def drawn(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        drawn: tuple[list[int], list[int]] = ([], [])
+        for t in self[8]:
+            if len(t) > 4:
+                drawn[t[3]].append(t[4])
+                drawn[1 - t[3]].append(t[5])
+        return (tuple(drawn[0]), tuple(drawn[1]))
 
 
 _FIELDS = (
@@ -537,18 +565,34 @@ _FIELDS = (
 """The fields of a :class:`State` as its readers and its keyword constructor name them."""
 
 
-def _piles(tricks: Iterable[tuple[int, int, int, int]]) -> tuple[int, int]:
-    """Each seat's pile (mask): the cards of the tricks it won."""
+def _piles(tricks: Iterable[tuple[int, ...]]) -> tuple[int, int]:
+    """Each seat's pile (mask): the cards of the tricks it won (``tricks`` or
+    ``tricks_and_draws``)."""
     piles = [0, 0]
-    for _, lead, follow, winner in tricks:
-        piles[winner] |= _BIT[lead] | _BIT[follow]
+    for t in tricks:
+        piles[t[3]] |= _BIT[t[1]] | _BIT[t[2]]
     return (piles[0], piles[1])
+
+
+def _with_draws(
+    tricks: Sequence[tuple[int, int, int, int]], drawn: Sequence[Sequence[int]]
+) -> tuple[tuple[int, ...], ...]:
+    """``State.tricks_and_draws`` of some tricks and the cards each seat drew (see
+    :class:`State`); raises ``ValueError`` when the draws cannot follow those tricks."""
+    count = len(drawn[0])
+    end = min(len(tricks), 11)
+    if len(drawn[1]) != count or count > end:
+        raise ValueError("each seat draws one card after each of tricks 1-11")
+    out = [tuple(t) for t in tricks]
+    for i in range(count):
+        t = out[end - count + i]
+        out[end - count + i] = (*t, drawn[t[3]][i], drawn[1 - t[3]][i])
+    return tuple(out)
 
 
 # The hot paths build states as plain tuples of the stored fields in order: cheaper than the
 # keyword constructor and ``_replace``, and the same value.
 _state = tuple.__new__
-_NO_DRAWS: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 _CARD_INTS: tuple[int, ...] = tuple(range(32))
 _NEW_RECORD = ((), (0, 0), (False, False), (), None)
 """The end of a fresh deal's ``record``: no declaration, no turn-up taken, no chouine."""
@@ -566,7 +610,7 @@ def _deal(deck: Sequence[int], dealer: int) -> State:
     return _state(
         State,
         (
-            hands, (), non_dealer, False, 1, non_dealer, trump, tuple(deck[11:]), (), _NO_DRAWS,
+            hands, (), non_dealer, False, 1, non_dealer, trump, tuple(deck[11:]), (),
             _actions(a, trump, turn_up, 1, (), False, 0, False), (dealer, turn_up, *_NEW_RECORD),
         ),
     )  # fmt: skip
@@ -746,7 +790,7 @@ def legal_actions(state: State) -> list[Action]:
     ``swap`` when allowed. At the seven prompt: ``continue`` then, if allowed, ``swap``.
     ``[]`` when the partie is over. (The state carries them: see ``State.actions``.)
     """
-    actions = state[10]
+    actions = state[9]
     if actions is None:
         actions = _state_actions(state)
     return list(actions)
@@ -943,7 +987,7 @@ def apply(state: State, action: Action) -> State:
     the action is not legal; ``state`` itself never changes (it is immutable).
     """
     # (``+ ()`` makes a plain tuple, which unpacks faster than the State)
-    hands, trick, seat, prompt, k, leader, trump, talon, tricks, drawn, _, record = state + ()  # noqa: RUF005
+    hands, trick, seat, prompt, k, leader, trump, talon, tricks, _, record = state + ()  # noqa: RUF005
     try:
         card, kind, bit = action.play_facts  # type: ignore[misc]
     except (AttributeError, TypeError):  # not a play: a swap, "continue" or no Chouine action
@@ -970,7 +1014,7 @@ def apply(state: State, action: Action) -> State:
             return _state(
                 State,
                 (
-                    hands, (card,), None, False, k, leader, trump, talon, tricks, drawn, (),
+                    hands, (card,), None, False, k, leader, trump, talon, tricks, (),
                     (*record[:6], seat),
                 ),
             )  # fmt: skip
@@ -986,15 +1030,12 @@ def apply(state: State, action: Action) -> State:
             return _state(
                 State,
                 (
-                    hands, (lead, card), None, False, k, leader, trump, talon, tricks, drawn, (),
+                    hands, (lead, card), None, False, k, leader, trump, talon, tricks, (),
                     (*record[:6], seat if kind == CHOUINE else leader),
                 ),
             )  # fmt: skip
         # The trick is complete (§4.1): the winner takes it and leads the next one.
         to_act = seat if _BEATEN_BY[trump][lead] & bit else leader
-        # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below
-        tricks = tricks + ((leader, lead, card, to_act),)  # noqa: RUF005
-        leader = to_act
         trick = ()
         if k < 11:
             # Tricks 1–10 (§4.2): the winner draws the top card, the loser the next one.
@@ -1004,16 +1045,15 @@ def apply(state: State, action: Action) -> State:
             if seat:  # the follower holds ``hand``
                 if to_act:
                     hands = (hands[0] | _BIT[under], hand | _BIT[top])
-                    drawn = (drawn[0] + (under,), drawn[1] + (top,))
                 else:
                     hands = (hands[0] | _BIT[top], hand | _BIT[under])
-                    drawn = (drawn[0] + (top,), drawn[1] + (under,))
             elif to_act:
                 hands = (hand | _BIT[under], hands[1] | _BIT[top])
-                drawn = (drawn[0] + (under,), drawn[1] + (top,))
             else:
                 hands = (hand | _BIT[top], hands[1] | _BIT[under])
-                drawn = (drawn[0] + (top,), drawn[1] + (under,))
+            # t + (x,) copies a tuple more cheaply than (*t, x), here and below
+            tricks = tricks + ((leader, lead, card, to_act, top, under),)  # noqa: RUF005
+            leader = to_act
             if k == 10:
                 # §6: the last chance to swap; the loser of trick 10 is asked first, unless
                 # the seven is already the turn-up or played (it is played when it is in no
@@ -1024,7 +1064,7 @@ def apply(state: State, action: Action) -> State:
                     return _state(
                         State,
                         (
-                            hands, (), to_act, True, 11, leader, trump, talon, tricks, drawn,
+                            hands, (), to_act, True, 11, leader, trump, talon, tricks,
                             _actions(
                                 hands[to_act], trump, record[1], 11, (), True,
                                 record[3][to_act], record[4][to_act],
@@ -1034,26 +1074,28 @@ def apply(state: State, action: Action) -> State:
                     )  # fmt: skip
         else:
             hands = (hands[0], hand) if seat else (hand, hands[1])
-            if k == 16:
-                return _state(
-                    State,
-                    (hands, (), None, False, 16, leader, trump, talon, tricks, drawn, (), record),
-                )
             if k == 11:
                 # Trick 11 (§4.2): the winner draws the last card, the loser the turn-up.
                 top = talon[0]
                 dealer, under, made, declared, quintes, taken, chouine = record
                 record = (
-                    dealer, -1, made, declared, quintes, (*taken, (1 - leader, under, DRAW)),
+                    dealer, -1, made, declared, quintes, (*taken, (1 - to_act, under, DRAW)),
                     chouine,
                 )  # fmt: skip
                 talon = ()
-                if leader:
+                if to_act:
                     hands = (hands[0] | _BIT[under], hands[1] | _BIT[top])
-                    drawn = (drawn[0] + (under,), drawn[1] + (top,))
                 else:
                     hands = (hands[0] | _BIT[top], hands[1] | _BIT[under])
-                    drawn = (drawn[0] + (top,), drawn[1] + (under,))
+                tricks = tricks + ((leader, lead, card, to_act, top, under),)  # noqa: RUF005
+            else:
+                tricks = tricks + ((leader, lead, card, to_act),)  # noqa: RUF005
+            leader = to_act
+            if k == 16:
+                return _state(
+                    State,
+                    (hands, (), None, False, 16, leader, trump, talon, tricks, (), record),
+                )
         k += 1
     # What the seat to act may do next: read as in :func:`_actions` (its most common case,
     # written out here to save a call).
@@ -1069,7 +1111,7 @@ def apply(state: State, action: Action) -> State:
         )  # fmt: skip
     return _state(
         State,
-        (hands, trick, to_act, False, k, leader, trump, talon, tricks, drawn, actions, record),
+        (hands, trick, to_act, False, k, leader, trump, talon, tricks, actions, record),
     )
 
 
@@ -1080,7 +1122,7 @@ def _declared(state: State, seat: int, card: int, kind: int) -> _Record:
     declaration = _declaration(state, seat, card, kind)
     if isinstance(declaration, str):
         raise IllegalAction(declaration)
-    dealer, turn_up, made, declared_suits, quinte_declared, taken, chouine = state[11]
+    dealer, turn_up, made, declared_suits, quinte_declared, taken, chouine = state[10]
     suit = -1 if kind == QUINTE else card >> 3
     made = (*made, (seat, kind, suit, *declaration, state[4], card))
     if kind == QUINTE:
@@ -1098,7 +1140,7 @@ def _apply_other(state: State, action: Action) -> State:
     if reason is not None:
         raise IllegalAction(reason)
     assert seat is not None
-    hands, trick, _, prompt, k, leader, trump, talon, tricks, drawn, _, record = state + ()  # noqa: RUF005
+    hands, trick, _, prompt, k, leader, trump, talon, tricks, _, record = state + ()  # noqa: RUF005
     if action.code == _SWAP_CODE:
         # §6: the seven of trumps for the turn-up; at the prompt the swap also answers it.
         dealer, turn_up, made, declared, quintes, taken, chouine = record
@@ -1111,7 +1153,7 @@ def _apply_other(state: State, action: Action) -> State:
     return _state(
         State,
         (
-            hands, trick, to_act, False, k, leader, trump, talon, tricks, drawn,
+            hands, trick, to_act, False, k, leader, trump, talon, tricks,
             _actions(
                 hands[to_act], trump, record[1], k, trick, False, record[3][to_act],
                 record[4][to_act],
@@ -1297,4 +1339,4 @@ def from_json(d: dict[str, object]) -> State:
 def with_actions(state: State) -> State:
     """``state`` carrying its legal actions (``State.actions``), as :func:`apply` makes states:
     for a state built by keywords (:func:`from_json`, test positions)."""
-    return _state(State, (*state[:10], _state_actions(state), state[11]))
+    return _state(State, (*state[:9], _state_actions(state), state[10]))
