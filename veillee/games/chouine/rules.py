@@ -418,7 +418,7 @@ class _Stored(NamedTuple):
     trump: int
     talon: tuple[int, ...]
     tricks_and_draws: tuple[tuple[int, ...], ...]
-    actions: tuple[Action, ...] | None
+    actions: tuple[Action, ...]
     record: _Record
 
 
@@ -443,10 +443,10 @@ class State(_Stored):
     - ``taken_turn_ups``: ``(seat, card, SWAP | DRAW)``; ``drawn``: per seat, the cards it drew
       after tricks (the turn-up taken at trick 11 included), in order;
     - ``chouine``: the seat whose chouine won the partie, else ``None``;
-    - ``actions``: what :func:`legal_actions` answers for this state, worked out by whoever made
-      the state (:func:`apply`, the deal, :func:`from_json`) while it had the fields at hand;
-      ``None`` in a state built by keywords, whose actions are worked out when asked. It is not
-      part of the JSON form (:func:`to_json`) and follows from the other fields.
+    - ``actions``: what :func:`legal_actions` answers for this state (a tuple), worked out by
+      whoever made the state (:func:`apply`, the deal, the keyword constructor) while it had the
+      fields at hand. It is not part of the JSON form (:func:`to_json`) and follows from the
+      other fields.
 
     What is stored is smaller, because :func:`apply` copies it at every decision: the fields that
     change during play (``hands``, ``trick``, ``to_act``, ``prompt``, ``trick_number``,
@@ -497,13 +497,16 @@ class State(_Stored):
             dealer, turn_up, declarations, declared_suits, quinte_declared, taken_turn_ups,
             chouine,
         )  # fmt: skip
-        return _state(
+        state = _state(
             cls,
             (
                 hands, trick, to_act, prompt, trick_number, leader, trump, talon, tricks_and_draws,
                 actions, record,
             ),
         )  # fmt: skip
+        if actions is None:
+            return _state(cls, (*state[:9], _state_actions(state), record))
+        return state
 
     def _replace(self, **changes: object) -> State:
         """A copy with some fields (any of those listed above) changed."""
@@ -790,10 +793,7 @@ def legal_actions(state: State) -> list[Action]:
     ``swap`` when allowed. At the seven prompt: ``continue`` then, if allowed, ``swap``.
     ``[]`` when the partie is over. (The state carries them: see ``State.actions``.)
     """
-    actions = state[9]
-    if actions is None:
-        actions = _state_actions(state)
-    return list(actions)
+    return list(state[9])
 
 
 def _state_actions(state: State) -> tuple[Action, ...]:
@@ -1333,10 +1333,4 @@ def from_json(d: dict[str, object]) -> State:
         drawn=(drawn[0], drawn[1]),
         chouine=None if chouine is None else num(chouine),
     )
-    return with_actions(state)
-
-
-def with_actions(state: State) -> State:
-    """``state`` carrying its legal actions (``State.actions``), as :func:`apply` makes states:
-    for a state built by keywords (:func:`from_json`, test positions)."""
-    return _state(State, (*state[:9], _state_actions(state), state[10]))
+    return state
