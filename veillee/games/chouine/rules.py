@@ -409,7 +409,8 @@ taken and the chouine's seat (see :class:`State`)."""
 class _Stored(NamedTuple):
     """What a :class:`State` stores, in the order :func:`apply` unpacks it (see there)."""
 
-    hands: tuple[int, int]
+    hand_0: int
+    hand_1: int
     trick: tuple[int, ...]
     to_act: int | None
     prompt: bool
@@ -449,15 +450,15 @@ class State(_Stored):
       other fields.
 
     What is stored is smaller, because :func:`apply` copies it at every decision: the fields that
-    change during play (``hands``, ``trick``, ``to_act``, ``prompt``, ``trick_number``,
-    ``leader``, ``talon``, ``actions``) and ``trump``, each in its own slot;
-    ``tricks_and_draws``: the completed tricks, each followed by the cards drawn after it when
-    there was a draw (``(leader, lead card, follow card, winner, winner's card, loser's card)``,
-    else the 4-tuple of ``tricks``); ``dealer``, ``turn_up``, ``declarations``,
-    ``declared_suits``, ``quinte_declared``, ``taken_turn_ups`` and ``chouine``, which change a
-    few times a partie at most, together in ``record`` (in that order). ``tricks``, ``drawn``
-    and ``piles`` (the cards of the tricks each seat won) are read from ``tricks_and_draws``;
-    these fields read as properties.
+    change during play (``hand_0`` and ``hand_1``, the ``hands`` of seat 0 and 1, ``trick``,
+    ``to_act``, ``prompt``, ``trick_number``, ``leader``, ``talon``, ``actions``) and ``trump``,
+    each in its own slot; ``tricks_and_draws``: the completed tricks, each followed by the cards
+    drawn after it when there was a draw (``(leader, lead card, follow card, winner, winner's
+    card, loser's card)``, else the 4-tuple of ``tricks``); ``dealer``, ``turn_up``,
+    ``declarations``, ``declared_suits``, ``quinte_declared``, ``taken_turn_ups`` and
+    ``chouine``, which change a few times a partie at most, together in ``record`` (in that
+    order). ``tricks``, ``drawn`` and ``piles`` (the cards of the tricks each seat won) are read
+    from ``tricks_and_draws``; ``hands`` and these fields read as properties.
 
     Built by keywords with every field above (``actions`` optional): each seat's ``drawn`` cards
     are its draws after the last tricks numbered 11 or less, in order. Raises ``ValueError``
@@ -500,12 +501,12 @@ class State(_Stored):
         state = _state(
             cls,
             (
-                hands, trick, to_act, prompt, trick_number, leader, trump, talon, tricks_and_draws,
-                actions, record,
+                hands[0], hands[1], trick, to_act, prompt, trick_number, leader, trump, talon,
+                tricks_and_draws, actions, record,
             ),
         )  # fmt: skip
         if actions is None:
-            return _state(cls, (*state[:9], _state_actions(state), record))
+            return _state(cls, (*state[:10], _state_actions(state), record))
         return state
 
     def _replace(self, **changes: object) -> State:
@@ -515,45 +516,49 @@ class State(_Stored):
         return State(**fields)  # type: ignore[arg-type]
 
     @property
+    def hands(self) -> tuple[int, int]:
+        return (self[0], self[1])
+
+    @property
     def dealer(self) -> int:
-        return self[10][0]
+        return self[11][0]
 
     @property
     def turn_up(self) -> int:
-        return self[10][1]
+        return self[11][1]
 
     @property
     def declarations(self) -> tuple[tuple[int, int, int, int, int, int, int], ...]:
-        return self[10][2]
+        return self[11][2]
 
     @property
     def declared_suits(self) -> tuple[int, int]:
-        return self[10][3]
+        return self[11][3]
 
     @property
     def quinte_declared(self) -> tuple[bool, bool]:
-        return self[10][4]
+        return self[11][4]
 
     @property
     def taken_turn_ups(self) -> tuple[tuple[int, int, int], ...]:
-        return self[10][5]
+        return self[11][5]
 
     @property
     def chouine(self) -> int | None:
-        return self[10][6]
+        return self[11][6]
 
     @property
     def piles(self) -> tuple[int, int]:
-        return _piles(self[8])
+        return _piles(self[9])
 
     @property
     def tricks(self) -> tuple[tuple[int, int, int, int], ...]:
-        return tuple([t[:4] for t in self[8]])  # type: ignore[misc]
+        return tuple([t[:4] for t in self[9]])  # type: ignore[misc]
 
     @property
     def drawn(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         drawn: tuple[list[int], list[int]] = ([], [])
-        for t in self[8]:
+        for t in self[9]:
             if len(t) > 4:
                 drawn[t[3]].append(t[4])
                 drawn[1 - t[3]].append(t[5])
@@ -607,13 +612,13 @@ def _deal(deck: Sequence[int], dealer: int) -> State:
     bit = _BIT
     a = bit[deck[0]] | bit[deck[2]] | bit[deck[4]] | bit[deck[6]] | bit[deck[8]]
     b = bit[deck[1]] | bit[deck[3]] | bit[deck[5]] | bit[deck[7]] | bit[deck[9]]
-    hands = (a, b) if non_dealer == 0 else (b, a)
+    hand_0, hand_1 = (a, b) if non_dealer == 0 else (b, a)
     turn_up = deck[10]
     trump = turn_up >> 3
     return _state(
         State,
         (
-            hands, (), non_dealer, False, 1, non_dealer, trump, tuple(deck[11:]), (),
+            hand_0, hand_1, (), non_dealer, False, 1, non_dealer, trump, tuple(deck[11:]), (),
             _actions(a, trump, turn_up, 1, (), False, 0, False), (dealer, turn_up, *_NEW_RECORD),
         ),
     )  # fmt: skip
@@ -793,7 +798,7 @@ def legal_actions(state: State) -> list[Action]:
     ``swap`` when allowed. At the seven prompt: ``continue`` then, if allowed, ``swap``.
     ``[]`` when the partie is over. (The state carries them: see ``State.actions``.)
     """
-    return list(state[9])
+    return list(state[10])
 
 
 def _state_actions(state: State) -> tuple[Action, ...]:
@@ -987,14 +992,14 @@ def apply(state: State, action: Action) -> State:
     the action is not legal; ``state`` itself never changes (it is immutable).
     """
     # (``+ ()`` makes a plain tuple, which unpacks faster than the State)
-    hands, trick, seat, prompt, k, leader, trump, talon, tricks, _, record = state + ()  # noqa: RUF005
+    hand_0, hand_1, trick, seat, prompt, k, leader, trump, talon, tricks, _, record = state + ()  # noqa: RUF005
     try:
         card, kind, bit = action.play_facts  # type: ignore[misc]
     except (AttributeError, TypeError):  # not a play: a swap, "continue" or no Chouine action
         return _apply_other(state, action)
     if prompt or seat is None:
         return _apply_other(state, action)
-    hand = hands[seat]
+    hand = hand_1 if seat else hand_0
     if not hand & bit:
         raise IllegalAction("card_not_in_hand")
     if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) & bit:
@@ -1002,19 +1007,21 @@ def apply(state: State, action: Action) -> State:
     if kind:
         made = record[2]  # the declarations before this play
         record = _declared(state, seat, card, kind)
-    hand ^= bit
+    if seat:
+        hand_1 ^= bit
+    else:
+        hand_0 ^= bit
     if not trick:  # the lead
         to_act = 1 - seat
-        hands = (hands[0], hand) if seat else (hand, hands[1])
         # §9: a chouine ends the partie, unless the other seat holds the trump chouine and may
         # still declare it: then it is asked to play.
         if kind == CHOUINE and not chouine_answerable(
-            card >> 3, hands[to_act], record[3][to_act], trump
+            card >> 3, hand_1 if to_act else hand_0, record[3][to_act], trump
         ):
             return _state(
                 State,
                 (
-                    hands, (card,), None, False, k, leader, trump, talon, tricks, (),
+                    hand_0, hand_1, (card,), None, False, k, leader, trump, talon, tricks, (),
                     (*record[:6], seat),
                 ),
             )  # fmt: skip
@@ -1026,12 +1033,11 @@ def apply(state: State, action: Action) -> State:
         if kind == CHOUINE or (made and made[-1][1] == CHOUINE):
             # §9: the follower's chouine wins; so does the leader's (the last declaration while
             # the partie runs) when the follower does not answer it with the trump chouine.
-            hands = (hands[0], hand) if seat else (hand, hands[1])
             return _state(
                 State,
                 (
-                    hands, (lead, card), None, False, k, leader, trump, talon, tricks, (),
-                    (*record[:6], seat if kind == CHOUINE else leader),
+                    hand_0, hand_1, (lead, card), None, False, k, leader, trump, talon, tricks,
+                    (), (*record[:6], seat if kind == CHOUINE else leader),
                 ),
             )  # fmt: skip
         # The trick is complete (§4.1): the winner takes it and leads the next one.
@@ -1042,15 +1048,12 @@ def apply(state: State, action: Action) -> State:
             top = talon[0]
             under = talon[1]
             talon = talon[2:]
-            if seat:  # the follower holds ``hand``
-                if to_act:
-                    hands = (hands[0] | _BIT[under], hand | _BIT[top])
-                else:
-                    hands = (hands[0] | _BIT[top], hand | _BIT[under])
-            elif to_act:
-                hands = (hand | _BIT[under], hands[1] | _BIT[top])
+            if to_act:
+                hand_0 |= _BIT[under]
+                hand_1 |= _BIT[top]
             else:
-                hands = (hand | _BIT[top], hands[1] | _BIT[under])
+                hand_0 |= _BIT[top]
+                hand_1 |= _BIT[under]
             # t + (x,) copies a tuple more cheaply than (*t, x), here and below
             tricks = tricks + ((leader, lead, card, to_act, top, under),)  # noqa: RUF005
             leader = to_act
@@ -1059,47 +1062,48 @@ def apply(state: State, action: Action) -> State:
                 # the seven is already the turn-up or played (it is played when it is in no
                 # hand and not the talon's last card: the trick is empty).
                 seven = _SEVENS[trump]
-                if (hands[0] | hands[1]) & seven or _BIT[talon[0]] == seven:
+                if (hand_0 | hand_1) & seven or _BIT[talon[0]] == seven:
                     to_act = 1 - leader
                     return _state(
                         State,
                         (
-                            hands, (), to_act, True, 11, leader, trump, talon, tricks,
+                            hand_0, hand_1, (), to_act, True, 11, leader, trump, talon, tricks,
                             _actions(
-                                hands[to_act], trump, record[1], 11, (), True,
+                                hand_1 if to_act else hand_0, trump, record[1], 11, (), True,
                                 record[3][to_act], record[4][to_act],
                             ),
                             record,
                         ),
                     )  # fmt: skip
-        else:
-            hands = (hands[0], hand) if seat else (hand, hands[1])
-            if k == 11:
-                # Trick 11 (§4.2): the winner draws the last card, the loser the turn-up.
-                top = talon[0]
-                dealer, under, made, declared, quintes, taken, chouine = record
-                record = (
-                    dealer, -1, made, declared, quintes, (*taken, (1 - to_act, under, DRAW)),
-                    chouine,
-                )  # fmt: skip
-                talon = ()
-                if to_act:
-                    hands = (hands[0] | _BIT[under], hands[1] | _BIT[top])
-                else:
-                    hands = (hands[0] | _BIT[top], hands[1] | _BIT[under])
-                tricks = tricks + ((leader, lead, card, to_act, top, under),)  # noqa: RUF005
+        elif k == 11:
+            # Trick 11 (§4.2): the winner draws the last card, the loser the turn-up.
+            top = talon[0]
+            dealer, under, made, declared, quintes, taken, chouine = record
+            record = (
+                dealer, -1, made, declared, quintes, (*taken, (1 - to_act, under, DRAW)),
+                chouine,
+            )  # fmt: skip
+            talon = ()
+            if to_act:
+                hand_0 |= _BIT[under]
+                hand_1 |= _BIT[top]
             else:
-                tricks = tricks + ((leader, lead, card, to_act),)  # noqa: RUF005
+                hand_0 |= _BIT[top]
+                hand_1 |= _BIT[under]
+            tricks = tricks + ((leader, lead, card, to_act, top, under),)  # noqa: RUF005
+            leader = to_act
+        else:
+            tricks = tricks + ((leader, lead, card, to_act),)  # noqa: RUF005
             leader = to_act
             if k == 16:
                 return _state(
                     State,
-                    (hands, (), None, False, 16, leader, trump, talon, tricks, (), record),
-                )
+                    (hand_0, hand_1, (), None, False, 16, leader, trump, talon, tricks, (), record),
+                )  # fmt: skip
         k += 1
     # What the seat to act may do next: read as in :func:`_actions` (its most common case,
     # written out here to save a call).
-    hand = hands[to_act]
+    hand = hand_1 if to_act else hand_0
     first, last, low_facts = _LOW_ROWS[trump][hand & 0xFFFF] or _low_rows(trump, hand & 0xFFFF)
     middle, high_facts = _HIGH_ROWS[trump][hand >> 16] or _high_row(trump, hand >> 16)
     if _PLAIN_FACTS[low_facts + high_facts] and not (trick and k > 11):
@@ -1111,7 +1115,7 @@ def apply(state: State, action: Action) -> State:
         )  # fmt: skip
     return _state(
         State,
-        (hands, trick, to_act, False, k, leader, trump, talon, tricks, actions, record),
+        (hand_0, hand_1, trick, to_act, False, k, leader, trump, talon, tricks, actions, record),
     )
 
 
@@ -1122,9 +1126,9 @@ def _declared(state: State, seat: int, card: int, kind: int) -> _Record:
     declaration = _declaration(state, seat, card, kind)
     if isinstance(declaration, str):
         raise IllegalAction(declaration)
-    dealer, turn_up, made, declared_suits, quinte_declared, taken, chouine = state[10]
+    dealer, turn_up, made, declared_suits, quinte_declared, taken, chouine = state[11]
     suit = -1 if kind == QUINTE else card >> 3
-    made = (*made, (seat, kind, suit, *declaration, state[4], card))
+    made = (*made, (seat, kind, suit, *declaration, state[5], card))
     if kind == QUINTE:
         quinte_declared = (True, quinte_declared[1]) if seat == 0 else (quinte_declared[0], True)
     else:
@@ -1140,23 +1144,28 @@ def _apply_other(state: State, action: Action) -> State:
     if reason is not None:
         raise IllegalAction(reason)
     assert seat is not None
-    hands, trick, _, prompt, k, leader, trump, talon, tricks, _, record = state + ()  # noqa: RUF005
+    hand_0, hand_1, trick, _, prompt, k, leader, trump, talon, tricks, _, record = state + ()  # noqa: RUF005
     if action.code == _SWAP_CODE:
         # §6: the seven of trumps for the turn-up; at the prompt the swap also answers it.
         dealer, turn_up, made, declared, quintes, taken, chouine = record
-        seven = 8 * trump + SEVEN
-        hand = hands[seat] & ~(1 << seven) | 1 << turn_up
-        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
-        record = (dealer, seven, made, declared, quintes, (*taken, (seat, turn_up, SWAP)), chouine)
+        swapped = 1 << (8 * trump + SEVEN) | 1 << turn_up
+        if seat:
+            hand_1 ^= swapped
+        else:
+            hand_0 ^= swapped
+        record = (
+            dealer, 8 * trump + SEVEN, made, declared, quintes, (*taken, (seat, turn_up, SWAP)),
+            chouine,
+        )  # fmt: skip
     # After the prompt (answered by a swap or "continue") the leader of trick 11 acts.
     to_act = leader if prompt else seat
     return _state(
         State,
         (
-            hands, trick, to_act, False, k, leader, trump, talon, tricks,
+            hand_0, hand_1, trick, to_act, False, k, leader, trump, talon, tricks,
             _actions(
-                hands[to_act], trump, record[1], k, trick, False, record[3][to_act],
-                record[4][to_act],
+                hand_1 if to_act else hand_0, trump, record[1], k, trick, False,
+                record[3][to_act], record[4][to_act],
             ),
             record,
         ),
