@@ -615,11 +615,12 @@ def _deal(deck: Sequence[int], dealer: int) -> State:
     hand_0, hand_1 = (a, b) if non_dealer == 0 else (b, a)
     turn_up = deck[10]
     trump = turn_up >> 3
+    record = (dealer, turn_up, *_NEW_RECORD)
     return _state(
         State,
         (
             hand_0, hand_1, (), non_dealer, False, 1, non_dealer, trump, tuple(deck[11:]), (),
-            _actions(a, trump, turn_up, 1, (), False, 0, False), (dealer, turn_up, *_NEW_RECORD),
+            _actions(a, trump, 1, (), False, record, non_dealer), record,
         ),
     )  # fmt: skip
 
@@ -809,30 +810,28 @@ def _state_actions(state: State) -> tuple[Action, ...]:
     return _actions(
         state.hands[seat],
         state.trump,
-        state.turn_up,
         state.trick_number,
         state.trick,
         state.prompt,
-        state.declared_suits[seat],
-        state.quinte_declared[seat],
+        state[11],
+        seat,
     )
 
 
 def _actions(
     hand: int,
     trump: int,
-    turn_up: int,
     k: int,
     trick: tuple[int, ...],
     prompt: bool,
-    declared: int,
-    quinte_declared: bool,
+    record: _Record,
+    seat: int,
 ) -> tuple[Action, ...]:
-    """The legal actions of the seat to act (see :func:`legal_actions`), which holds ``hand``,
-    has declared in the suits of the 4-bit mask ``declared`` and a quinte if
-    ``quinte_declared``, at trick ``k`` whose cards so far are ``trick``."""
+    """The legal actions of ``seat``, to act, which holds ``hand``, at trick ``k`` whose cards
+    so far are ``trick``; ``record`` is the state's (:class:`State`): the turn-up, what
+    ``seat`` has declared. See :func:`legal_actions`."""
     if prompt:
-        return _PROMPT_ACTIONS[may_swap(hand, trump, turn_up, k, trick)]
+        return _PROMPT_ACTIONS[may_swap(hand, trump, record[1], k, trick)]
     # The rows of the hand's halves (spades and hearts, diamonds and clubs), each read by one
     # small int, say at once whether it may declare or swap: the plain plays in display order
     # (those before and after the diamonds and clubs, then theirs) and the halves' facts.
@@ -842,19 +841,16 @@ def _actions(
     facts = low_facts + high_facts
     if _PLAIN_FACTS[facts] and not (trick and k > 11):
         return first + middle + last
-    return _other_actions(
-        hand, trump, turn_up, k, trick, declared, quinte_declared, facts, first + middle + last
-    )
+    return _other_actions(hand, trump, k, trick, record, seat, facts, first + middle + last)
 
 
 def _other_actions(
     hand: int,
     trump: int,
-    turn_up: int,
     k: int,
     trick: tuple[int, ...],
-    declared: int,
-    quinte_declared: bool,
+    record: _Record,
+    seat: int,
     facts: int,
     plays: tuple[Action, ...],
 ) -> tuple[Action, ...]:
@@ -871,10 +867,10 @@ def _other_actions(
     if _PLAIN_FACTS[facts & ~_SEVEN_FACT]:
         out = plays
     elif (flags := _FLAGS[hand & _SIGNIFICANT]) & 16 and (
-        hand in _CHOUINE_HANDS or (not quinte_declared and (hand & BRISQUES).bit_count() == 5)
+        hand in _CHOUINE_HANDS or (not record[4][seat] and (hand & BRISQUES).bit_count() == 5)
     ):
-        out = _legal_with_chouine_or_quinte(hand, legal, trump, declared, quinte_declared)
-    elif declaring := flags & ~declared & 15:
+        out = _legal_with_chouine_or_quinte(hand, legal, trump, record[3][seat], record[4][seat])
+    elif declaring := flags & ~record[3][seat] & 15:
         out = ()
         for s in _DISPLAY_SUITS[trump]:
             shift = 8 * s
@@ -887,7 +883,7 @@ def _other_actions(
     else:
         out = plays
     # (a cheap test first: there is no swap without the seven of trumps)
-    if facts & _SEVEN_FACT and may_swap(hand, trump, turn_up, k, trick):
+    if facts & _SEVEN_FACT and may_swap(hand, trump, record[1], k, trick):
         out += _SWAP_ONLY
     return out
 
@@ -1069,8 +1065,7 @@ def apply(state: State, action: Action) -> State:
                         (
                             hand_0, hand_1, (), to_act, True, 11, leader, trump, talon, tricks,
                             _actions(
-                                hand_1 if to_act else hand_0, trump, record[1], 11, (), True,
-                                record[3][to_act], record[4][to_act],
+                                hand_1 if to_act else hand_0, trump, 11, (), True, record, to_act
                             ),
                             record,
                         ),
@@ -1110,9 +1105,8 @@ def apply(state: State, action: Action) -> State:
         actions = first + middle + last
     else:
         actions = _other_actions(
-            hand, trump, record[1], k, trick, record[3][to_act], record[4][to_act],
-            low_facts + high_facts, first + middle + last,
-        )  # fmt: skip
+            hand, trump, k, trick, record, to_act, low_facts + high_facts, first + middle + last
+        )
     return _state(
         State,
         (hand_0, hand_1, trick, to_act, False, k, leader, trump, talon, tricks, actions, record),
@@ -1163,10 +1157,7 @@ def _apply_other(state: State, action: Action) -> State:
         State,
         (
             hand_0, hand_1, trick, to_act, False, k, leader, trump, talon, tricks,
-            _actions(
-                hand_1 if to_act else hand_0, trump, record[1], k, trick, False,
-                record[3][to_act], record[4][to_act],
-            ),
+            _actions(hand_1 if to_act else hand_0, trump, k, trick, False, record, to_act),
             record,
         ),
     )  # fmt: skip
