@@ -370,17 +370,15 @@ class Store:
         granted = _roles(record_id, roles)
 
         def write(conn: sa.Connection) -> Commit:
-            if client_id is not None and conn.execute(_APPLIED, key).first() is not None:
-                row = conn.execute(_RECORD, key).first()
-                if row is None:
-                    raise NotFound(record_id)
-                return Commit(_record(row), duplicate=True)
             written = conn.execute(_ADVANCE, advance).first()
             if written is None:
                 if conn.execute(_RECORD_EXISTS, key).first() is None:
                     raise NotFound(record_id)
                 raise VersionConflict(record_id)
             if client_id is not None:
+                # A client id already applied to this record breaks the actions' primary key:
+                # the whole transaction is undone (see the IntegrityError below). Checking first
+                # would cost every change one more statement (on PostgreSQL a round trip).
                 conn.execute(_ADD_ACTION, applied)
             if granted:
                 conn.execute(_ADD_TOKEN, granted)
@@ -389,9 +387,23 @@ class Store:
                 duplicate=False,
             )
 
+        def repeated(conn: sa.Connection) -> Commit | None:
+            if conn.execute(_APPLIED, key).first() is None:
+                return None
+            row = conn.execute(_RECORD, key).first()
+            if row is None:
+                raise NotFound(record_id)
+            return Commit(_record(row), duplicate=True)
+
         for attempt in range(3):
             try:
                 return await self._transaction(write)
+            except sa.exc.IntegrityError:
+                # Nothing was written. A repeated client id: the record as it stands.
+                repeat = None if client_id is None else await self._transaction(repeated)
+                if repeat is None:
+                    raise
+                return repeat
             except sa.exc.OperationalError:
                 # SQLite "database is locked" (another process writing): wait and try again.
                 if attempt == 2:

@@ -134,7 +134,22 @@ def cards_in(mask: int) -> list[int]:
 
 def code_list(mask: int) -> list[str]:
     """The card codes of a mask, in card-int order (suit S H D C, weakest first)."""
-    return [CARD_CODES[c] for c in cards_in(mask)]
+    codes = _BYTE_CODES
+    return [
+        *codes[mask & 0xFF],
+        *codes[256 | (mask >> 8) & 0xFF],
+        *codes[512 | (mask >> 16) & 0xFF],
+        *codes[768 | mask >> 24],
+    ]
+
+
+_BYTE_CODES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(CARD_CODES[8 * s + r] for r in range(8) if byte >> r & 1)
+    for s in range(4)
+    for byte in range(256)
+)
+"""``_BYTE_CODES[256 * suit + byte]``: the codes of a suit byte's cards, weakest first (the
+states' JSON and the views list many masks: a lookup per suit costs less than a bit loop)."""
 
 
 _SUIT_CARDS_DESC: tuple[tuple[tuple[int, ...], ...], ...] = tuple(

@@ -142,6 +142,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
             opponent_last = [CARD_CODES[t[1]], CARD_CODES[t[2]]]
             break
     legal = [str(a) for a in legal_actions(state)] if state.to_act == seat else []
+    won_by_1 = sum(t[3] for t in state.tricks)  # tricks taken by seat 1 (the winner is 0 or 1)
     refusals: dict[str, str] = {}
     for c in display_order(hand, state.trump):
         reason = card_refusal(state, seat, c)
@@ -177,7 +178,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
             [SUIT_LETTERS[s] for s in range(4) if m >> s & 1] for m in state.declared_suits
         ],
         "quinte_declared": list(state.quinte_declared),
-        "piles": [sum(1 for t in state.tricks if t[3] == s) for s in (0, 1)],
+        "piles": [len(state.tricks) - won_by_1, won_by_1],
         "own_tricks": [[CARD_CODES[t[1]], CARD_CODES[t[2]]] for t in state.tricks if t[3] == seat],
         "opponent_last_trick": opponent_last,
         "taken_turn_ups": [
@@ -228,11 +229,18 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     obs = view(state, seat)
     plays: list[dict[str, Any]] = []
     tricks: list[dict[str, Any]] = []
+    declared = bool(state.declarations)
     for i, t in enumerate(state.tricks, start=1):
-        for entry in _trick_cards(t):
-            entry["trick"] = i
-            entry["declaration"] = _play_declaration(state, i, entry["seat"])
-            plays.append({k: entry[k] for k in ("trick", "seat", "card", "declaration")})
+        leader = t[0]
+        for player, card in ((leader, t[1]), (1 - leader, t[2])):
+            plays.append(
+                {
+                    "trick": i,
+                    "seat": player,
+                    "card": CARD_CODES[card],
+                    "declaration": _play_declaration(state, i, player) if declared else None,
+                }
+            )
         tricks.append({"trick": i, "cards": _trick_cards(t), "winner": t[3]})
     for entry in _trick_in_play(state):
         plays.append({"trick": state.trick_number, **entry})
