@@ -1232,22 +1232,33 @@ def outcome(state: State) -> dict[str, object] | None:
 
 def to_json(state: State) -> dict[str, object]:
     """The state as plain JSON types (card codes, lists, ints); :func:`from_json` inverts it."""
+    dealer, turn_up, declarations, declared_suits, quinte_declared, taken, chouine = state[11]
+    # the piles, the tricks and the draws in one pass over what the state stores
+    piles = [0, 0]
+    drawn: tuple[list[str], list[str]] = ([], [])
+    tricks = []
+    for t in state.tricks_and_draws:
+        leader, lead, follow, winner = t[:4]
+        piles[winner] |= _BIT[lead] | _BIT[follow]
+        tricks.append(
+            {"leader": leader, "cards": [CARD_CODES[lead], CARD_CODES[follow]], "winner": winner}
+        )
+        if len(t) > 4:
+            drawn[winner].append(CARD_CODES[t[4]])
+            drawn[1 - winner].append(CARD_CODES[t[5]])
     return {
-        "dealer": state.dealer,
+        "dealer": dealer,
         "trump": SUIT_LETTERS[state.trump],
-        "hands": [code_list(h) for h in state.hands],
+        "hands": [code_list(state.hand_0), code_list(state.hand_1)],
         "talon": [CARD_CODES[c] for c in state.talon],
-        "turn_up": CARD_CODES[state.turn_up] if state.turn_up >= 0 else None,
+        "turn_up": CARD_CODES[turn_up] if turn_up >= 0 else None,
         "trick_number": state.trick_number,
         "leader": state.leader,
         "trick": [CARD_CODES[c] for c in state.trick],
         "to_act": state.to_act,
         "prompt": state.prompt,
-        "piles": [code_list(p) for p in state.piles],
-        "tricks": [
-            {"leader": t[0], "cards": [CARD_CODES[t[1]], CARD_CODES[t[2]]], "winner": t[3]}
-            for t in state.tricks
-        ],
+        "piles": [code_list(piles[0]), code_list(piles[1])],
+        "tricks": tricks,
         "declarations": [
             {
                 "seat": d[0],
@@ -1258,17 +1269,17 @@ def to_json(state: State) -> dict[str, object]:
                 "trick": d[5],
                 "card": CARD_CODES[d[6]],
             }
-            for d in state.declarations
+            for d in declarations
         ],
         "declared_suits": [
-            [SUIT_LETTERS[s] for s in range(4) if m >> s & 1] for m in state.declared_suits
+            [SUIT_LETTERS[s] for s in range(4) if m >> s & 1] for m in declared_suits
         ],
-        "quinte_declared": list(state.quinte_declared),
+        "quinte_declared": list(quinte_declared),
         "taken_turn_ups": [
-            {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in state.taken_turn_ups
+            {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in taken
         ],
-        "drawn": [[CARD_CODES[c] for c in d] for d in state.drawn],
-        "chouine": state.chouine,
+        "drawn": [drawn[0], drawn[1]],
+        "chouine": chouine,
     }
 
 
