@@ -1010,7 +1010,13 @@ def apply(state: State, action: Action) -> State:
         return _apply_other(state, action)
     if prompt or seat is None:
         return _apply_other(state, action)
-    hand = hand_1 if seat else hand_0
+    # (the card leaves the hand before it is known to be there: a refusal drops the result)
+    if seat:
+        hand = hand_1
+        hand_1 ^= bit
+    else:
+        hand = hand_0
+        hand_0 ^= bit
     if not hand & bit:
         raise IllegalAction("card_not_in_hand")
     if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) & bit:
@@ -1018,39 +1024,26 @@ def apply(state: State, action: Action) -> State:
     if kind:
         made = record[2]  # the declarations before this play
         record = _declared(state, seat, card, kind)
-    if seat:
-        hand_1 ^= bit
-    else:
-        hand_0 ^= bit
+        # §9: a chouine led ends the partie, unless the other seat holds the trump chouine and
+        # may still declare it: then it is asked to play. A chouine that follows wins, and so
+        # does the leader's (the last declaration while the partie runs) when the follower
+        # does not answer it with the trump chouine.
+        if trick:
+            if kind == CHOUINE or (made and made[-1][1] == CHOUINE):
+                return _chouine_won(
+                    state, hand_0, hand_1, card, seat if kind == CHOUINE else leader, record
+                )
+        elif kind == CHOUINE and not chouine_answerable(
+            card >> 3, hand_0 if seat else hand_1, record[3][1 - seat], trump
+        ):
+            return _chouine_won(state, hand_0, hand_1, card, seat, record)
+    elif trick and record[2] and record[2][-1][1] == CHOUINE:
+        return _chouine_won(state, hand_0, hand_1, card, leader, record)
     if not trick:  # the lead
         to_act = 1 - seat
-        # §9: a chouine ends the partie, unless the other seat holds the trump chouine and may
-        # still declare it: then it is asked to play.
-        if kind == CHOUINE and not chouine_answerable(
-            card >> 3, hand_1 if to_act else hand_0, record[3][to_act], trump
-        ):
-            return _state(
-                State,
-                (
-                    hand_0, hand_1, (card,), None, False, k, leader, trump, talon, tricks, (),
-                    (*record[:6], seat),
-                ),
-            )  # fmt: skip
         trick = (card,)
     else:
         lead = trick[0]
-        if not kind:
-            made = record[2]
-        if kind == CHOUINE or (made and made[-1][1] == CHOUINE):
-            # §9: the follower's chouine wins; so does the leader's (the last declaration while
-            # the partie runs) when the follower does not answer it with the trump chouine.
-            return _state(
-                State,
-                (
-                    hand_0, hand_1, (lead, card), None, False, k, leader, trump, talon, tricks,
-                    (), (*record[:6], seat if kind == CHOUINE else leader),
-                ),
-            )  # fmt: skip
         # The trick is complete (§4.1): the winner takes it and leads the next one.
         to_act = seat if _BEATEN_BY[trump][lead] & bit else leader
         trick = ()
@@ -1126,6 +1119,20 @@ def apply(state: State, action: Action) -> State:
         State,
         (hand_0, hand_1, trick, to_act, False, k, leader, trump, talon, tricks, actions, record),
     )
+
+
+def _chouine_won(
+    state: State, hand_0: int, hand_1: int, card: int, winner: int, record: _Record
+) -> State:
+    """The end of a partie a chouine won (rules §9): ``card`` has just been played, from
+    ``state``, leaving the hands ``hand_0`` and ``hand_1``; ``record`` has its declaration."""
+    return _state(
+        State,
+        (
+            hand_0, hand_1, (*state[2], card), None, False, state[5], state[6], state[7],
+            state[8], state[9], (), (*record[:6], winner),
+        ),
+    )  # fmt: skip
 
 
 def _declared(state: State, seat: int, card: int, kind: int) -> _Record:
