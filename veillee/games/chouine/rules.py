@@ -617,8 +617,6 @@ def _with_draws(
 # keyword constructor and ``_replace``, and the same value.
 _state = tuple.__new__
 _CARD_INTS: tuple[int, ...] = tuple(range(32))
-_NEW_RECORD = ((), (0, 0), (False, False), (), None)
-"""The end of a fresh deal's ``record``: no declaration, no turn-up taken, no chouine."""
 
 
 def _deal(deck: Sequence[int], dealer: int) -> State:
@@ -627,10 +625,14 @@ def _deal(deck: Sequence[int], dealer: int) -> State:
     bit = _BIT
     a = bit[deck[0]] | bit[deck[2]] | bit[deck[4]] | bit[deck[6]] | bit[deck[8]]
     b = bit[deck[1]] | bit[deck[3]] | bit[deck[5]] | bit[deck[7]] | bit[deck[9]]
-    hand_0, hand_1 = (a, b) if non_dealer == 0 else (b, a)
+    if non_dealer:
+        hand_0, hand_1 = b, a
+    else:
+        hand_0, hand_1 = a, b
     turn_up = deck[10]
     trump = turn_up >> 3
-    record = (dealer, turn_up, *_NEW_RECORD)
+    # no declaration, no turn-up taken, no chouine yet
+    record = (dealer, turn_up, (), (0, 0), (False, False), (), None)
     return _state(
         State,
         (
