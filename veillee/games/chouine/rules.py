@@ -617,6 +617,8 @@ def _with_draws(
 # keyword constructor and ``_replace``, and the same value.
 _state = tuple.__new__
 _CARD_INTS: tuple[int, ...] = tuple(range(32))
+_LED: tuple[tuple[int], ...] = tuple((c,) for c in range(32))
+"""``_LED[card]``: the trick holding ``card`` led (made once, not at every lead)."""
 
 
 def _deal(deck: Sequence[int], dealer: int) -> State:
@@ -816,7 +818,7 @@ def legal_actions(state: State) -> list[Action]:
     ``swap`` when allowed. At the seven prompt: ``continue`` then, if allowed, ``swap``.
     ``[]`` when the partie is over. (The state carries them: see ``State.actions``.)
     """
-    return list(state[10])
+    return [*state[10]]
 
 
 def _state_actions(state: State) -> tuple[Action, ...]:
@@ -1043,7 +1045,7 @@ def apply(state: State, action: Action) -> State:
         return _chouine_won(state, hand_0, hand_1, card, leader, record)
     if not trick:  # the lead
         to_act = 1 - seat
-        trick = (card,)
+        trick = _LED[card]
     else:
         lead = trick[0]
         # The trick is complete (§4.1): the winner takes it and leads the next one.
