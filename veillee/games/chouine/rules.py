@@ -1051,11 +1051,20 @@ def apply(state: State, action: Action) -> State:
         # The trick is complete (§4.1): the winner takes it and leads the next one.
         to_act = seat if _BEATEN_BY[trump][lead] & bit else leader
         trick = ()
-        if k < 11:
-            # Tricks 1–10 (§4.2): the winner draws the top card, the loser the next one.
+        if k < 12:
+            # Tricks 1–11 (§4.2): the winner draws the top card, the loser the next one (at
+            # trick 11 the turn-up).
             top = talon[0]
-            under = talon[1]
-            talon = talon[2:]
+            if k < 11:
+                under = talon[1]
+                talon = talon[2:]
+            else:
+                dealer, under, made, declared, quintes, taken, chouine = record
+                record = (
+                    dealer, -1, made, declared, quintes, (*taken, (1 - to_act, under, DRAW)),
+                    chouine,
+                )  # fmt: skip
+                talon = ()
             if to_act:
                 hand_0 |= _BIT[under]
                 hand_1 |= _BIT[top]
@@ -1082,23 +1091,6 @@ def apply(state: State, action: Action) -> State:
                             record,
                         ),
                     )  # fmt: skip
-        elif k == 11:
-            # Trick 11 (§4.2): the winner draws the last card, the loser the turn-up.
-            top = talon[0]
-            dealer, under, made, declared, quintes, taken, chouine = record
-            record = (
-                dealer, -1, made, declared, quintes, (*taken, (1 - to_act, under, DRAW)),
-                chouine,
-            )  # fmt: skip
-            talon = ()
-            if to_act:
-                hand_0 |= _BIT[under]
-                hand_1 |= _BIT[top]
-            else:
-                hand_0 |= _BIT[top]
-                hand_1 |= _BIT[under]
-            tricks = tricks + ((leader, lead, card, to_act, top, under),)  # noqa: RUF005
-            leader = to_act
         else:
             tricks = tricks + ((leader, lead, card, to_act),)  # noqa: RUF005
             leader = to_act
