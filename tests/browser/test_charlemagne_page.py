@@ -347,7 +347,7 @@ async def test_jokers_are_a_star_lettered_big_or_little(
     await decision(page, -1)
     for code, name, word in (("BJ", big, words[0]), ("LJ", little, words[1])):
         card = page.locator(f'#hand button.card[data-card="{code}"]')
-        await expect(card).to_have_attribute("aria-label", re.compile(f"^{name}"))
+        await expect(card).to_have_attribute("aria-label", re.compile(f"^{word[0]} {word}, {name}"))
         assert await card.locator("svg polygon").count() == 3  # a star and two corner stars
         assert word in await card.locator("svg text").all_text_contents()
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Page, expect
 
+from tests.browser.accessibility import axe_violations
 from tests.browser.charlemagne_friends import PLACES, make_table, open_link
 from tests.browser.charlemagne_player import CHARLEMAGNE_DEAL
 from tests.browser.chouine_page import Server
-from tests.browser.test_friend_table import shared_table_violations
 
 
 async def test_three_seat_links_each_seat_exactly_their_seat(
@@ -196,21 +196,21 @@ async def test_the_seat_links_screens_pass_axe(
     """The maker's waiting screen with a seat taken and one given to the computer, a taken
     seat's page, and the partner's table with presence: no serious or critical axe issue."""
     links = await make_table(phone, live_server)
-    assert await shared_table_violations(phone) == []
+    assert await axe_violations(phone) == []
     partner_ctx, partner = await open_link(browser, links["partner"])
     other_ctx, other = await open_link(browser, links["partner"])
     try:
         await expect(other.get_by_test_id("seat-taken")).to_be_visible()
-        assert await shared_table_violations(other) == []
+        assert await axe_violations(other) == []
         await phone.get_by_test_id("fill-left").click()
         await expect(phone.get_by_test_id("seat-row-left")).to_have_attribute(
             "data-status", "computer"
         )
-        assert await shared_table_violations(phone) == []
+        assert await axe_violations(phone) == []
         await phone.get_by_test_id("fill-right").click()
         presence = partner.get_by_test_id("seat-partner").get_by_test_id("presence")
         await expect(presence).to_have_attribute("data-here", "true")
-        assert await shared_table_violations(partner) == []
+        assert await axe_violations(partner) == []
     finally:
         await partner_ctx.close()
         await other_ctx.close()

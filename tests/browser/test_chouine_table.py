@@ -231,7 +231,8 @@ async def test_table_speaks_french(live_server: str, browser: Browser) -> None:
     await open_computer_table(page, live_server)
     card = page.get_by_test_id("hand").locator("button.card").first
     await expect(card).to_have_attribute(
-        "aria-label", re.compile(r"^(As|Dix|Roi|Dame|Valet|Neuf|Huit|Sept) de ")
+        "aria-label",
+        re.compile(r"^([ARDV]|[7-9]|10)[♠♥♦♣], (As|Dix|Roi|Dame|Valet|Neuf|Huit|Sept) de "),
     )
     await expect(page.get_by_test_id("score")).to_have_text("Vous 0 – 0 Ordinateur")
     await ctx.close()

@@ -6,11 +6,14 @@ after its time with a note on the waiting screen and in the resume list."""
 from __future__ import annotations
 
 import contextlib
+import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
+from tests.browser.charlemagne_player import NUMBER_DEAL, play_hand
 from tests.browser.chouine_page import Server, open_menu, play_a_card
 from tests.browser.friend_table import make_shared_table, open_link, table_state
 
@@ -163,3 +166,42 @@ async def test_a_table_nobody_sits_at_closes_with_a_note(browser: Browser, tmp_p
     finally:
         await ctx.close()
         server.stop()
+
+
+async def test_a_charlemagne_tables_resume_entry_shows_its_score(
+    hooked_server: str, page: Page
+) -> None:
+    # A shared Charlemagne table (scripted: you speak first, bid 6 and everyone passes), its
+    # other seats given to the computer; one hand played by clicks scores for one team.
+    made = await page.request.post(
+        hooked_server + "/api/test/tables",
+        data=json.dumps({"game": "charlemagne", "deck": NUMBER_DEAL, "dealer": 3, "shared": True}),
+    )
+    assert made.status == 201, await made.text()
+    table = await made.json()
+    await page.goto(f"{hooked_server}/lang/en?next=/charlemagne")
+    await page.evaluate(
+        "([key, token]) => localStorage.setItem(key, token)",
+        [f"veillee.seat.{table['table_id']}", table["token"]],
+    )
+    await page.goto(hooked_server + table["url"])
+    for place in ("partner", "left"):
+        await page.get_by_test_id(f"fill-{place}").click()
+        await expect(page.get_by_test_id(f"seat-row-{place}")).to_have_attribute(
+            "data-status", "computer"
+        )
+    await page.get_by_test_id("fill-right").click()  # the last seat: the hand begins
+    await play_hand(page, -1, bid="6")
+    score = (await page.get_by_test_id("score").inner_text()).strip()
+    assert re.fullmatch(r"Us \d+ – \d+ Them", score) and score != "Us 0 – 0 Them", score
+    us, them = re.findall(r"\d+", score)
+    # The home page's resume list says the table's score as the table does, in each language.
+    await page.goto(hooked_server + "/")
+    item = page.get_by_test_id("resume-item")
+    await expect(item).to_have_count(1)
+    await expect(item).to_contain_text("Charlemagne")
+    await expect(item.locator(".resume-score")).to_have_text(score)
+    await page.goto(f"{hooked_server}/lang/fr?next=/")
+    await expect(page.get_by_test_id("resume-item").locator(".resume-score")).to_have_text(
+        f"Nous {us} – {them} Eux"
+    )

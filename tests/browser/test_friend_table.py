@@ -70,46 +70,25 @@ async def test_two_friends_play_a_best_of_3_match_through_the_link(
         await third_ctx.close()
 
 
-async def shared_table_violations(page: Page) -> list[dict[str, object]]:
-    """axe's serious issues on ``page``, less one that is the hand's and not the shared
-    table's: a card button's accessible name ("Queen of hearts — It is not your turn") does not
-    hold its drawn corner text ("Q"), on every table page alike (told to the lead)."""
-    found = await axe_violations(page)
-    return [
-        v
-        for v in found
-        if not (
-            v["id"] == "label-content-name-mismatch"
-            and all(str(n).startswith("button[data-card=") for n in v["nodes"])
-        )
-        and not (
-            # axe 4.12 (axe-playwright-python's) cannot place the card's upside-down second
-            # index over its paper; the upright index above it is checked and passes.
-            v["id"] == "color-contrast"
-            and all('g[transform="rotate(180 30 45)"] > .card-rank' in str(n) for n in v["nodes"])
-        )
-    ]
-
-
 async def test_the_shared_tables_screens_pass_axe(
     live_server: str, browser: Browser, phone: Page
 ) -> None:
     """The waiting screen, the table at seat 1 with the friend's presence, the count with who
     is ready, the leave dialog, and the resume list: no serious or critical axe issue."""
     link = await make_shared_table(phone, live_server, 3)
-    assert await shared_table_violations(phone) == []
+    assert await axe_violations(phone) == []
     friend_ctx, friend = await open_link(browser, link)
     try:
         await expect(friend.get_by_test_id("opponent-presence")).to_have_text("●Here")
-        assert await shared_table_violations(friend) == []
+        assert await axe_violations(friend) == []
         await play_until([phone, friend], "count")
         await friend.get_by_test_id("next-partie").click()
         await expect(phone.get_by_test_id("ready-line")).to_have_text(
             "Your friend is ready for the next partie."
         )
-        assert await shared_table_violations(phone) == []
+        assert await axe_violations(phone) == []
         await friend.goto(live_server + "/")
         await expect(friend.get_by_test_id("resume-item")).to_have_count(1)
-        assert await shared_table_violations(friend) == []
+        assert await axe_violations(friend) == []
     finally:
         await friend_ctx.close()

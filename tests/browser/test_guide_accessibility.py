@@ -122,12 +122,14 @@ async def test_the_watch_controls_are_reached_and_worked_from_the_keyboard(
 
 
 async def test_the_axe_check_finds_what_it_is_for(page: Page) -> None:
-    # The check is real: a pale paragraph and a nameless picture are reported as serious.
+    # The check is real: a pale paragraph, a nameless picture and a button whose name does not
+    # hold its visible text are reported as serious.
     await page.set_content(
         '<html lang="en"><head><title>t</title></head><body><main><h1>t</h1>'
         '<p style="color:#bbb;background:#fff">faint</p>'
         '<span role="img" style="display:inline-block;width:9px;height:9px"></span>'
+        '<button type="button" aria-label="Ten of diamonds">10</button>'
         "</main></body></html>"
     )
     found = {v["id"] for v in await axe_violations(page)}
-    assert {"color-contrast", "role-img-alt"} <= found
+    assert {"color-contrast", "role-img-alt", "label-content-name-mismatch"} <= found

@@ -1,16 +1,18 @@
 """The table chat in Chromium: two people at a Chouine table (one at a desktop, one on a phone)
 talk; markup and script in a line show as text and never run, on arrival and after a reload;
-the phone's drawer counts the lines not read, and nothing on the table moves when they come."""
+the phone's drawer counts the lines not read, and nothing on the table moves when they come; a
+page shows the newest lines the chat keeps, however many reach it."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from playwright.async_api import Browser, Dialog, Page, expect
+from playwright.async_api import Browser, Dialog, Page, WebSocketRoute, expect
 
 from tests.browser.accessibility import axe_violations
 from tests.browser.conftest import PHONE
+from veillee.tables.chat import KEPT
 from veillee.web import i18n
 
 MARKUP = "<img src=x onerror=alert(1)><script>alert(2)</script>"
@@ -191,3 +193,39 @@ async def test_four_seats_of_charlemagne_each_see_a_line_as_text(
     finally:
         for ctx in contexts:
             await ctx.close()
+
+
+async def test_a_page_open_all_evening_shows_the_newest_kept_lines(
+    browser: Browser, hooked_server: str
+) -> None:
+    # The socket passes through the test, which hands the page a catch-up longer than the
+    # server ever sends (as many lines as an evening could bring): the page keeps the newest.
+    sockets: list[WebSocketRoute] = []
+
+    def through(ws: WebSocketRoute) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    ctx = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
+    try:
+        page = await ctx.new_page()
+        await page.route_web_socket("**/ws/tables/*", through)
+        table = await people_table(page, hooked_server)
+        await sit(page, hooked_server, table, 1)
+        await expect(page.get_by_test_id("chat-toggle")).to_be_visible()
+        said = KEPT + 20
+        lines = [
+            {"seq": n, "seat": 0, "text": f"line {n}", "at": "2026-11-30T20:00:00+00:00"}
+            for n in range(1, said + 1)
+        ]
+        sockets[-1].send(json.dumps({"type": "chat", "lines": lines}))
+        await expect(page.get_by_test_id("chat-toggle")).to_have_attribute(
+            "aria-label", f"Chat — {KEPT} unread messages"
+        )
+        await page.get_by_test_id("chat-toggle").click()
+        texts = chat_texts(page)
+        await expect(texts).to_have_count(KEPT)
+        await expect(texts.first).to_have_text(f"line {said - KEPT + 1}")
+        await expect(texts.last).to_have_text(f"line {said}")
+    finally:
+        await ctx.close()

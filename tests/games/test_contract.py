@@ -227,6 +227,37 @@ def test_a_match_runs_to_its_end_through_the_match_contract(name: str, seed: int
 
 
 @pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=4)
+@given(seed=seeds)
+def test_the_match_score_is_each_sides_own_and_the_winners_is_higher(name: str, seed: int) -> None:
+    """``score(m, seat)`` puts the seat's side first: two seats see the same score (partners)
+    or each other's reversed (opponents); it starts at 0–0, never goes down, and the winner (a
+    seat, or a team numbered as its first seat) ends ahead."""
+    game = find(name)
+    match = game.match
+    rng = random.Random(seed)
+    m = match.new_match(rng, {})
+    seats = range(game.info.seats)
+    assert {match.score(m, seat) for seat in seats} == {(0, 0)}
+    before = match.score(m, 0)
+    while not match.is_over(m):
+        if match.deal_over(m):
+            m = match.next_deal(m, rng)
+            continue
+        m = match.apply(m, rng.choice(match.legal_actions(m)))
+        now = match.score(m, 0)
+        assert now[0] >= before[0] and now[1] >= before[1]
+        before = now
+        for seat in seats:
+            mine, theirs = match.score(m, seat)
+            assert (mine, theirs) in (now, now[::-1])
+            assert all(isinstance(n, int) for n in (mine, theirs))
+    assert before != (0, 0) and len({match.score(m, seat) for seat in seats}) == 2
+    mine, theirs = match.score(m, match.winner(m))
+    assert mine > theirs
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_new_match_takes_the_declared_options_only(name: str) -> None:
     game = find(name)
     defaults = game.info.table_options({})

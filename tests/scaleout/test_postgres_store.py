@@ -1,7 +1,9 @@
-"""The same store on PostgreSQL: migrations, optimistic concurrency, client-id de-duplication."""
+"""The same store on PostgreSQL: migrations, optimistic concurrency, client-id de-duplication,
+the chat's kept lines."""
 
 import asyncio
 import secrets
+from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
@@ -35,3 +37,14 @@ async def test_postgres_store_commits_with_optimistic_concurrency(store: Store) 
     assert again.duplicate and again.record.version == 1
     assert (await store.load(rec.id)).data == winners[0].record.data
     assert await store.role_of(token_hash(token)) == (rec.id, "seat:0")
+
+
+async def test_postgres_chat_keeps_only_the_newest_lines(store: Store) -> None:
+    rec = await store.create("table", {"n": 0}, {})
+    at = datetime.now(UTC)
+    for n in range(1, 8):
+        await store.add_chat_line(rec.id, n % 2, f"line {n}", f"c{n}", at, keep=3)
+    assert [line.seq for line in await store.chat_lines(rec.id)] == [5, 6, 7]
+    # A repeat is answered as first written and drops nothing more.
+    assert (await store.add_chat_line(rec.id, 1, "line 7", "c7", at, keep=1))[1] is True
+    assert len(await store.chat_lines(rec.id)) == 3

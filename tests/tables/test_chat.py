@@ -12,7 +12,7 @@ import pytest
 from tests.tables.test_service import Clock
 from veillee.store import ChatLine, Store
 from veillee.tables import COMPUTER, HUMAN, Refusal, TableService
-from veillee.tables.chat import BURST, MAX_CHARS, WINDOW, TableChat, clean_text
+from veillee.tables.chat import BURST, KEPT, MAX_CHARS, WINDOW, TableChat, clean_text
 
 
 class Seen:
@@ -149,6 +149,27 @@ async def test_the_chat_goes_with_the_table_when_it_is_swept(
     with pytest.raises(Refusal) as refused:
         await chat.say(record.id, 0, "c3", "anyone?")
     assert refused.value.reason == "table_gone"
+
+
+async def test_a_chat_keeps_its_newest_lines_and_drops_the_older(
+    service: TableService, store: Store, clock: Clock
+) -> None:
+    chat = TableChat(service)
+    record, _ = await service.create_table("chouine", (HUMAN, HUMAN))
+    said = KEPT + 7
+    for n in range(1, said + 1):
+        await chat.say(record.id, n % 2, f"c{n}", f"line {n}")
+        clock.now += WINDOW / BURST  # each seat well within its rate
+    kept = list(range(said - KEPT + 1, said + 1))
+    assert [line.seq for line in await store.chat_lines(record.id)] == kept
+    # A seat opening the chat is sent the kept lines; one that had line 3 resumes after the gap.
+    assert [line.seq for line in await chat.lines_since(record.id, 0)] == kept
+    assert [line.seq for line in await chat.lines_since(record.id, 3)] == kept
+    assert (await chat.lines_since(record.id, 0))[-1].text == f"line {said}"
+    # The numbering goes on from the newest line.
+    line, _ = await chat.say(record.id, 0, "next", "and on")
+    assert line.seq == said + 1
+    assert len(await store.chat_lines(record.id)) == KEPT
 
 
 async def test_lines_reach_this_processs_watchers_once_each(service: TableService) -> None:

@@ -241,6 +241,7 @@ async def test_the_resume_list_answers_only_for_the_tokens_it_is_shown(
     mine: dict[str, Any] = found[0]
     assert mine["seat"] == 1 and mine["url"] == f"/chouine/table/{first.table_id}"
     assert mine["seated"] == [True, True] and mine["match"]["wins"] == [0, 0]
+    assert mine["score"] == [0, 0]
     assert mine["match"]["best_of"] == 3
     record = await service.load(first.table_id)
     assert mine["to_act"] == record.data["match"]["deal"]["to_act"]
@@ -282,6 +283,12 @@ async def test_any_game_shares_its_table_seat_by_seat_and_deals_when_all_are_rea
             break
         action = str(rules.legal_actions(m)[0])
         await service.act(host.table_id, seat, f"g{record.version}", action, record.version)
+    # Once the deal is scored, each seat's resume entry gives its side's score first.
+    m = rules.from_json(record.data["match"])
+    summaries, _ = await service.summaries([(host.table_id, g.token) for g in joined])
+    for summary in summaries:
+        assert summary["score"] == list(rules.score(m, summary["seat"]))
+    assert {tuple(s["score"]) for s in summaries} <= {rules.score(m, 0), rules.score(m, 0)[::-1]}
     for asking in range(seats):
         done = await service.next_deal(host.table_id, asking, f"n{asking}")
         dealt = rules.to_act(rules.from_json(done.record.data["match"])) is not None

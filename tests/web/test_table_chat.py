@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from httpx_ws import AsyncWebSocketSession, aconnect_ws
 
 from tests.web.sockets import client, receive, refusals
 from veillee.tables import COMPUTER, HUMAN
-from veillee.tables.chat import BURST, MAX_CHARS
+from veillee.tables.chat import BURST, KEPT, MAX_CHARS
 from veillee.web import i18n
 
 MARKUP = "<img src=x onerror=alert(1)><script>alert(2)</script>"
@@ -97,6 +98,28 @@ async def test_a_reconnected_seat_is_sent_exactly_the_lines_it_missed(app: FastA
         async with aconnect_ws(path, c) as ws2:
             await hello(ws2, tokens[2])
             assert [seq for seq, _, _ in texts(await receive(ws2, "chat"))] == [1, 2, 3, 4]
+
+
+async def test_a_seat_opening_the_chat_is_sent_only_the_kept_lines(app: FastAPI) -> None:
+    table_id, tokens = await people_table(app)
+    store = app.state.tables.store
+    earlier = datetime.now(UTC) - timedelta(hours=1)
+    # A chat longer than it may be (written before the cap): a seat is sent its newest lines.
+    for n in range(1, KEPT + 6):
+        await store.add_chat_line(table_id, n % 2, f"line {n}", f"c{n}", earlier)
+    path = f"/ws/tables/{table_id}"
+    async with client(app) as c, aconnect_ws(path, c) as ws0, aconnect_ws(path, c) as ws1:
+        for seat, ws in ((0, ws0), (1, ws1)):
+            await hello(ws, tokens[seat])
+            sent = texts(await receive(ws, "chat"))
+            assert [seq for seq, _, _ in sent] == list(range(6, KEPT + 6))
+            assert sent[-1] == (KEPT + 5, 1, f"line {KEPT + 5}")
+        # The next line said drops the older ones from the store.
+        await say(ws1, "d1", "hello")
+        await receive(ws1, "ack")
+        assert texts(await receive(ws0, "chat")) == [(KEPT + 6, 1, "hello")]
+    stored = await store.chat_lines(table_id)
+    assert [line.seq for line in stored] == list(range(7, KEPT + 7))
 
 
 async def test_refused_lines_say_why_in_the_players_language(app: FastAPI) -> None:

@@ -208,6 +208,12 @@ class MatchRules(Protocol):
         """The winning seat (Chouine) or team (Charlemagne), ``None`` while the match runs."""
         ...
 
+    def score(self, m: Any, seat: int) -> tuple[int, int]:
+        """The match score as ``seat``'s side counts it: (its side's, the other side's), in the
+        match's own unit (Chouine: parties won by the seat and by its opponent; Charlemagne:
+        points of the seat's team and of the other team). Public: any seat may be told it."""
+        ...
+
     def view(self, m: Any, seat: int) -> dict[str, Any]:
         """``{"match": {...}, "deal": engine.view(m.deal, seat)}``, JSON-ready."""
         ...

@@ -443,12 +443,19 @@ class Store:
     # ---- chat lines (beside a record: they never move its version) ---------------------------
 
     async def add_chat_line(
-        self, record_id: str, seat: int, text: str, client_id: str, at: datetime
+        self,
+        record_id: str,
+        seat: int,
+        text: str,
+        client_id: str,
+        at: datetime,
+        keep: int | None = None,
     ) -> tuple[ChatLine, bool]:
         """Write ``text`` said by ``seat`` at ``at`` as the record's next chat line (its ``seq``
         one more than the last). A ``client_id`` already written to this record's chat is not
         written again: the line as first written is returned with ``True`` (a repeat). Two lines
-        racing for one ``seq`` are both written, one after the other. Raises NotFound."""
+        racing for one ``seq`` are both written, one after the other. With ``keep``, the lines
+        older than the newest ``keep`` are deleted in the same transaction. Raises NotFound."""
 
         def write(conn: sa.Connection) -> tuple[ChatLine, bool]:
             seen = conn.execute(
@@ -475,6 +482,12 @@ class Store:
                     at=at,
                 )
             )
+            if keep is not None:
+                conn.execute(
+                    chat_lines.delete().where(
+                        chat_lines.c.record_id == record_id, chat_lines.c.seq <= line.seq - keep
+                    )
+                )
             return line, False
 
         for attempt in range(8):

@@ -5,7 +5,7 @@ none. A line is at most :data:`MAX_CHARS` characters of text after :func:`clean_
 a seat that holds its token, at most :data:`BURST` lines per seat in any :data:`WINDOW`. Lines
 are stored beside the table's record (``Store.add_chat_line``): they never move the table's
 version, so a line can never make a move lose its version race, and they are deleted with the
-table when it is swept.
+table when it is swept. Only the newest :data:`KEPT` lines are kept and sent.
 
 Fan-out works as for records (DESIGN.md §3–4): a line written in this process is handed to this
 process's :class:`ChatFeed` at once, then announced on the bus (``"chat:<table id>"`` carries
@@ -39,6 +39,11 @@ BURST = 5
 """Most lines one seat may say within :data:`WINDOW`."""
 WINDOW = timedelta(seconds=10)
 """The rate limit's window."""
+KEPT = 100
+"""Lines a table's chat keeps: the newest 100. Each line written drops those older (so a table's
+chat never grows past this in the store, however long it is played), and a socket that opens
+the chat is sent at most these. A hundred lines is an evening's talk at one table, more than a
+phone's chat drawer shows, and bounds what every joining seat is sent."""
 CATCH_UP = 200
 """Most lines one catch-up reads from the store at a time."""
 
@@ -215,7 +220,8 @@ class TableChat:
 
         Raises Refusal: ``table_gone``, ``chat_closed``, ``chat_empty`` (nothing left after
         cleaning), ``chat_too_long`` (over :data:`MAX_CHARS`), ``chat_too_fast`` (the seat has
-        said :data:`BURST` lines in the last :data:`WINDOW`). The table's version never moves."""
+        said :data:`BURST` lines in the last :data:`WINDOW`). The table's version never moves;
+        the lines older than the newest :data:`KEPT` are dropped."""
         await self.seated(table_id, seat)
         assert isinstance(seat, int)
         line = clean_text(text)
@@ -230,7 +236,9 @@ class TableChat:
         if await self.store.chat_lines_said(table_id, seat, now - WINDOW) >= BURST:
             raise Refusal("chat_too_fast")
         try:
-            written, repeat = await self.store.add_chat_line(table_id, seat, line, client_id, now)
+            written, repeat = await self.store.add_chat_line(
+                table_id, seat, line, client_id, now, keep=KEPT
+            )
         except NotFound:
             raise Refusal("table_gone") from None
         if not repeat:
@@ -239,8 +247,8 @@ class TableChat:
         return written, repeat
 
     async def lines_since(self, table_id: str, after: int) -> list[ChatLine]:
-        """The table's lines with a seq above ``after``, oldest first (none for a table that is
-        gone or an id of a shape no table has)."""
+        """The table's lines with a seq above ``after``, oldest first, the newest :data:`KEPT`
+        of them at most (none for a table that is gone or an id of a shape no table has)."""
         if not well_formed_id(table_id):
             return []
         lines: list[ChatLine] = []
@@ -248,5 +256,5 @@ class TableChat:
             batch = await self.store.chat_lines(table_id, after=after, limit=CATCH_UP)
             lines.extend(batch)
             if len(batch) < CATCH_UP:
-                return lines
+                return lines[-KEPT:]
             after = batch[-1].seq

@@ -134,9 +134,12 @@ def seat_view(record: Record, seat: int, table: Table | None = None) -> dict[str
 
 def seat_summary(record: Record, seat: int) -> dict[str, Any]:
     """What the resume list shows ``seat`` of its table: ``{"table_id", "game", "url", "seat",
-    "seats", "seated", "ready", "expires_at", "match", "to_act"}``: the match's public part
-    (``view["match"]``: score, length, results) and whose turn it is, never a card."""
-    full = seat_view(record, seat)
+    "seats", "seated", "ready", "expires_at", "match", "score", "to_act"}``: the match's public
+    part (``view["match"]``: score, length, results), ``score`` as the game counts it for the
+    seat's side (``[its side's, the other side's]``: the match contract's ``score``) and whose
+    turn it is, never a card."""
+    table = Table.read(record.data)
+    full = seat_view(record, seat, table)
     return {
         "table_id": record.id,
         "game": full["game"],
@@ -147,6 +150,7 @@ def seat_summary(record: Record, seat: int) -> dict[str, Any]:
         "ready": full["ready"],
         "expires_at": full["expires_at"],
         "match": full["view"]["match"],
+        "score": list(table.game.match.score(table.match, seat)),
         "to_act": full["view"]["deal"].get("to_act"),
     }
 

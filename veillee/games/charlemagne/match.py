@@ -151,6 +151,18 @@ def next_deal_from(m: Match, deck: Sequence[str]) -> Match:
     return replace(m, dealer=dealer, hand=m.hand + 1, deal=rules.deal(deck, dealer=dealer))
 
 
+def score(m: Match, seat: int) -> tuple[int, int]:
+    """(points of ``seat``'s team, points of the other team): the match score as ``seat``
+    counts it, toward ``m.target`` (rules §2, §11).
+
+    >>> m = replace(new_match(random.Random(7), {}), scores=(12, 20))
+    >>> score(m, 0), score(m, 1), score(m, 2)
+    ((12, 20), (20, 12), (12, 20))
+    """
+    mine = rules.team(seat)
+    return m.scores[mine], m.scores[1 - mine]
+
+
 def _match_part(m: Match) -> dict[str, Any]:
     return {
         "target": m.target,

@@ -147,6 +147,17 @@ def winner(m: Match) -> int | None:
     return 0 if m.wins[0] > m.wins[1] else 1
 
 
+def score(m: Match, seat: int) -> tuple[int, int]:
+    """(parties won by ``seat``, parties won by its opponent): the match score as ``seat`` counts
+    it (rules §2).
+
+    >>> m = new_match(random.Random(1), {"best_of": 3})._replace(wins=(2, 1))
+    >>> score(m, 0), score(m, 1)
+    ((2, 1), (1, 2))
+    """
+    return m.wins[seat], m.wins[1 - seat]
+
+
 def next_dealer(m: Match) -> int:
     """Dealer of the next partie: the other seat after a decided partie, the same after a tie."""
     if m.results and m.results[-1].partie == m.partie and m.results[-1].winner is None:

@@ -41,6 +41,32 @@ function el(name, attrs = {}) {
   return node;
 }
 
+// Each printed word of a card is one text node; its repeats (the upside-down corner, a court
+// card's large letter) are <use> copies of it, so the card's visible text is what its accessible
+// name begins with (WCAG 2.5.3, label in name; axe's label-content-name-mismatch). A copy's font
+// comes from where it is used: the index's text has none of its own (.card-index, .card-court).
+let drawnIndexes = 0;
+
+/** The corner index ``label`` at (7.5, ``y``) with ``sign`` beneath, drawn once upright and once
+ * upside down; returns the upright text's id for further copies. */
+function cornerIndexes(svg, label, y, sign) {
+  drawnIndexes += 1;
+  const id = `card-index-${drawnIndexes}`;
+  const text = el("text", { id, x: 7.5, y, class: "card-rank", "text-anchor": "middle" });
+  text.textContent = label;
+  const upright = el("g", { class: "card-index" });
+  upright.append(text, sign());
+  const flipped = el("g", { class: "card-index", transform: "rotate(180 30 45)" });
+  flipped.append(el("use", { href: `#${id}` }), sign());
+  svg.append(upright, flipped);
+  return id;
+}
+
+/** A court card's large letter at (30, 52): a copy of the corner index ``id``. */
+function courtLetter(id) {
+  return el("use", { href: `#${id}`, x: 22.5, y: 38, class: "card-court" });
+}
+
 function suitSign(suit, x, y, scale) {
   return el("path", { d: SUIT_PATHS[suit], transform: `translate(${x} ${y}) scale(${scale})` });
 }
@@ -66,14 +92,10 @@ function jokerFace(code, t) {
   const big = code === "BJ";
   const svg = el("svg", { viewBox: "0 0 60 90", class: `card-face joker ${big ? "red" : "black"}`, "aria-hidden": "true", focusable: "false" });
   svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 5, class: "card-paper" }));
-  for (const flip of [false, true]) {
-    const g = el("g", flip ? { transform: "rotate(180 30 45)" } : {});
-    const text = el("text", { x: 7.5, y: 13, class: "card-rank", "text-anchor": "middle" });
-    text.textContent = t(`card.joker.short.${code}`);
-    g.append(text, el("polygon", { points: starPoints(7.5, 20, 4.5) }));
-    svg.append(g);
-  }
+  cornerIndexes(svg, t(`card.joker.short.${code}`), 13, () => el("polygon", { points: starPoints(7.5, 20, 4.5) }));
   svg.append(el("polygon", { points: starPoints(30, 39, big ? 19 : 14) }));
+  // A space between the corner letter and the word, so the card's text reads "B BIG".
+  svg.append(document.createTextNode(" "));
   const word = el("text", { x: 30, y: 69, class: "card-joker-word", "text-anchor": "middle", "font-size": 10, "font-weight": 700, "letter-spacing": 0.5 });
   word.textContent = t(`card.joker.word.${code}`);
   svg.append(word);
@@ -88,18 +110,10 @@ function spanishFace(code, t) {
   svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 5, class: "card-paper" }));
   const label = t(`card.spanish.short.${rank}`);
   const sign = (x, y, scale) => el("path", { d: SPANISH_PATHS[suit], transform: `translate(${x} ${y}) scale(${scale})`, "fill-rule": "evenodd" });
-  for (const flip of [false, true]) {
-    const g = el("g", flip ? { transform: "rotate(180 30 45)" } : {});
-    const text = el("text", { x: 7.5, y: 14, class: "card-rank", "text-anchor": "middle" });
-    text.textContent = label;
-    g.append(text, sign(3.5, 17, 0.4));
-    svg.append(g);
-  }
+  const id = cornerIndexes(svg, label, 14, () => sign(3.5, 17, 0.4));
   if (SPANISH_COURTS.has(rank)) {
     svg.append(el("rect", { x: 14, y: 18, width: 32, height: 54, rx: 3, class: "card-frame" }));
-    const letter = el("text", { x: 30, y: 52, class: "card-court", "text-anchor": "middle" });
-    letter.textContent = label;
-    svg.append(letter, sign(24, 56, 0.6), sign(24, 21, 0.6));
+    svg.append(courtLetter(id), sign(24, 56, 0.6), sign(24, 21, 0.6));
   } else {
     svg.append(sign(17, 30, 1.3));
   }
@@ -115,18 +129,10 @@ export function cardFace(code, t, pack = "french") {
   const svg = el("svg", { viewBox: "0 0 60 90", class: `card-face ${RED.has(suit) ? "red" : "black"}`, "aria-hidden": "true", focusable: "false" });
   svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 5, class: "card-paper" }));
   const label = rankLabel(rank, t);
-  for (const flip of [false, true]) {
-    const g = el("g", flip ? { transform: "rotate(180 30 45)" } : {});
-    const text = el("text", { x: 7.5, y: 14, class: "card-rank", "text-anchor": "middle" });
-    text.textContent = label;
-    g.append(text, suitSign(suit, 3.5, 17, 0.4));
-    svg.append(g);
-  }
+  const id = cornerIndexes(svg, label, 14, () => suitSign(suit, 3.5, 17, 0.4));
   if (COURTS.has(rank)) {
     svg.append(el("rect", { x: 14, y: 18, width: 32, height: 54, rx: 3, class: "card-frame" }));
-    const letter = el("text", { x: 30, y: 52, class: "card-court", "text-anchor": "middle" });
-    letter.textContent = label;
-    svg.append(letter, suitSign(suit, 24, 56, 0.6), suitSign(suit, 24, 21, 0.6));
+    svg.append(courtLetter(id), suitSign(suit, 24, 56, 0.6), suitSign(suit, 24, 21, 0.6));
   } else {
     svg.append(suitSign(suit, 17, 30, 1.3));
   }
@@ -144,13 +150,29 @@ export function cardBack() {
   return svg;
 }
 
-/** A <button> showing ``code``, named for screen readers ("Jack of hearts"). */
+const SUIT_SIGNS = { H: "♥", D: "♦", S: "♠", C: "♣" };
+
+/** What a card shows as text, in the page's language: its index and suit sign ("J♥", "10♦";
+ * FR "V♥"); a joker, its letter and word ("B BIG"; FR "G GRAND"). */
+export function cardIndex(code, t) {
+  if (JOKERS.has(code)) return `${t(`card.joker.short.${code}`)} ${t(`card.joker.word.${code}`)}`;
+  return `${rankLabel(code[0], t)}${SUIT_SIGNS[code[1]]}`;
+}
+
+/** A card button's accessible name: what the card shows, then its name ("J♥, Jack of hearts"),
+ * so a voice-control user can say what they see; ``why`` (a refusal in words) follows a dash. */
+export function cardLabel(code, t, why = "") {
+  const label = `${cardIndex(code, t)}, ${cardName(code, t)}`;
+  return why ? `${label} — ${why}` : label;
+}
+
+/** A <button> showing ``code``, named for screen readers ("J♥, Jack of hearts"). */
 export function cardButton(code, t) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "card";
   button.dataset.card = code;
-  button.setAttribute("aria-label", cardName(code, t));
+  button.setAttribute("aria-label", cardLabel(code, t));
   button.append(cardFace(code, t));
   return button;
 }

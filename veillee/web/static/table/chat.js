@@ -10,6 +10,9 @@
 
 const DESKTOP = "(min-width: 1000px)";
 const MAX_CHARS = 500; // the server's limit (veillee/tables/chat.py); it judges, this only helps
+// The lines a table's chat keeps (veillee/tables/chat.py KEPT): a page open all evening shows the
+// newest ones too, and lets the older go.
+const KEPT = 100;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -160,6 +163,8 @@ export class Chat {
       this.list.append(this.lineItem(line));
       if (line.seat !== this.seat && line.seq > this.readSeq) this.unread += 1;
     }
+    while (this.list.children.length > KEPT) this.list.firstElementChild.remove();
+    this.unread = Math.min(this.unread, KEPT); // no more unread lines than the page shows
     this.empty.hidden = this.lastSeq > 0;
     if (atBottom || this.visible()) this.list.scrollTop = this.list.scrollHeight;
     if (this.visible()) this.markRead();

@@ -11,7 +11,7 @@
 // Two lessons hold the page together (shared/UI.md): a message lives as long as the state it is
 // about (a refusal goes with the version it was shown at), and nothing above the hand changes
 // height while the player can tap (table.css reserves every row).
-import { cardBack, cardButton, cardImage, cardName } from "./cards.js";
+import { cardBack, cardButton, cardImage, cardLabel, cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
 import { Chat, hasChat } from "./chat.js";
@@ -189,7 +189,7 @@ function renderHand(deal, mine) {
     if (!legal) {
       const words = t(`reason.${reason}`);
       button.setAttribute("aria-disabled", "true");
-      button.setAttribute("aria-label", `${cardName(card, t)} — ${words}`);
+      button.setAttribute("aria-label", cardLabel(card, t, words));
       button.title = words;
     }
     button.addEventListener("click", () => onCardClick(card));

@@ -40,10 +40,9 @@ function entry(summary, t) {
   link.href = summary.url;
   link.className = "resume-link";
   link.append(span("resume-game", t(`home.${summary.game}`)));
-  const wins = summary.match.wins;
-  if (Array.isArray(wins) && wins.length === 2) {
-    link.append(span("resume-score", t("friend.resume.score", { you: wins[summary.seat], them: wins[1 - summary.seat] })));
-  }
+  // The score as the game counts it for this seat's side, in the game's own words.
+  const [mine, theirs] = summary.score;
+  link.append(span("resume-score", t(`friend.resume.score.${summary.game}`, { mine, theirs })));
   link.append(span("resume-turn", turnText(summary, t)));
   if (summary.expires_at) link.append(span("resume-time", timeLeft(summary.expires_at, t)));
   li.append(link);

@@ -5,7 +5,7 @@
 //   - "refused": your turn but this card may not be played — dimmed, with a barred-circle badge;
 //   - "pick": a card you may tap; "picked": chosen for a discard or the blind pass (raised, ticked).
 // Arrow keys move along the hand (one card tabbable), Enter or Space taps.
-import { cardButton, cardName } from "../cards.js";
+import { cardButton, cardLabel } from "../cards.js";
 
 const GAP = 4;
 const MIN_TARGET = 44;
@@ -45,7 +45,7 @@ export class Hand {
       if (look === "picked" || look === "pick") button.setAttribute("aria-pressed", String(look === "picked"));
       if (look === "refused" || look === "rest") {
         button.setAttribute("aria-disabled", "true");
-        button.setAttribute("aria-label", `${cardName(card, this.t)} — ${why[card]}`);
+        button.setAttribute("aria-label", cardLabel(card, this.t, why[card]));
         button.title = why[card];
       }
       if (look === "refused") {
