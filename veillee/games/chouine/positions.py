@@ -25,7 +25,6 @@ from veillee.games.chouine.rules import (
     State,
     code_list,
     mask_of,
-    with_actions,
 )
 
 
@@ -127,7 +126,7 @@ def position(
         drawn=((), ()),
         chouine=None,
     )
-    return with_actions(state)
+    return state
 
 
 def _ordered_unused(used: Sequence[str]) -> list[str]:

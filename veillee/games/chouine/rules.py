@@ -201,17 +201,27 @@ def legal_cards(hand: int, lead: int, trump: int, phase2: bool) -> int:
     """
     if lead < 0 or not phase2:
         return hand
-    s = lead >> 3
-    same = (hand >> (8 * s)) & 0xFF
+    suit, higher, trumps = _FOLLOWING[trump][lead]
+    same = hand & suit
     if same:
-        if s == trump:
-            higher = same & ~((2 << (lead & 7)) - 1)
-            return (higher or same) << (8 * s)
-        return same << (8 * s)
-    trumps = (hand >> (8 * trump)) & 0xFF
-    if trumps:
-        return trumps << (8 * trump)
-    return hand
+        # trump led: a higher trump if the hand has one (``higher`` is 0 for any other suit)
+        return hand & higher or same
+    return hand & trumps or hand
+
+
+_FOLLOWING: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (
+            0xFF << (lead & ~7),
+            (0xFF << (lead & ~7)) & ~((2 << lead) - 1) if lead >> 3 == trump else 0,
+            0xFF << (8 * trump),
+        )
+        for lead in range(32)
+    )
+    for trump in range(4)
+)
+"""``_FOLLOWING[trump][lead]``: the masks :func:`legal_cards` reads: the suit led, the trumps
+stronger than ``lead`` when trumps are led (else 0), the trumps."""
 
 
 def follow_refusal(hand: int, lead: int, trump: int, card: int) -> str:
@@ -398,8 +408,39 @@ PLAY_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
 # --- the state --------------------------------------------------------------------------------
 
 
-class State(NamedTuple):
-    """One partie, immutable and JSON-serializable (:func:`to_json`).
+_Record = tuple[
+    int,
+    int,
+    tuple[tuple[int, int, int, int, int, int, int], ...],
+    tuple[int, int],
+    tuple[bool, bool],
+    tuple[tuple[int, int, int], ...],
+    int | None,
+]
+"""``State.record``: dealer, turn-up, declarations, declared suits, quintes declared, turn-ups
+taken and the chouine's seat (see :class:`State`)."""
+
+
+class _Stored(NamedTuple):
+    """What a :class:`State` stores, in the order :func:`apply` unpacks it (see there)."""
+
+    hand_0: int
+    hand_1: int
+    trick: tuple[int, ...]
+    to_act: int | None
+    prompt: bool
+    trick_number: int
+    leader: int
+    trump: int
+    talon: tuple[int, ...]
+    tricks_and_draws: tuple[tuple[int, ...], ...]
+    actions: tuple[Action, ...]
+    record: _Record
+
+
+class State(_Stored):
+    """One partie, immutable, hashable and JSON-serializable (:func:`to_json`); two states are
+    equal when they are the same position.
 
     Fields (cards are ints, sets of cards are masks, seats 0/1):
 
@@ -418,38 +459,166 @@ class State(NamedTuple):
     - ``taken_turn_ups``: ``(seat, card, SWAP | DRAW)``; ``drawn``: per seat, the cards it drew
       after tricks (the turn-up taken at trick 11 included), in order;
     - ``chouine``: the seat whose chouine won the partie, else ``None``;
-    - ``actions``: what :func:`legal_actions` answers for this state, worked out by whoever made
-      the state (:func:`apply`, the deal, :func:`from_json`) while it had the fields at hand;
-      ``None`` in a state built by keywords, whose actions are worked out when asked. It is not
-      part of the JSON form (:func:`to_json`) and follows from the other fields.
+    - ``actions``: what :func:`legal_actions` answers for this state (a tuple), worked out by
+      whoever made the state (:func:`apply`, the deal, the keyword constructor) while it had the
+      fields at hand. It is not part of the JSON form (:func:`to_json`) and follows from the
+      other fields.
+
+    What is stored is smaller, because :func:`apply` copies it at every decision: the fields that
+    change during play (``hand_0`` and ``hand_1``, the ``hands`` of seat 0 and 1, ``trick``,
+    ``to_act``, ``prompt``, ``trick_number``, ``leader``, ``talon``, ``actions``) and ``trump``,
+    each in its own slot; ``tricks_and_draws``: the completed tricks, each followed by the cards
+    drawn after it when there was a draw (``(leader, lead card, follow card, winner, winner's
+    card, loser's card)``, else the 4-tuple of ``tricks``); ``dealer``, ``turn_up``,
+    ``declarations``, ``declared_suits``, ``quinte_declared``, ``taken_turn_ups`` and
+    ``chouine``, which change a few times a partie at most, together in ``record`` (in that
+    order). ``tricks``, ``drawn`` and ``piles`` (the cards of the tricks each seat won) are read
+    from ``tricks_and_draws``; ``hands`` and these fields read as properties.
+
+    Built by keywords with every field above (``actions`` optional): each seat's ``drawn`` cards
+    are its draws after the last tricks numbered 11 or less, in order. Raises ``ValueError``
+    when ``piles`` are not the cards of the tricks each seat won or the ``drawn`` cards cannot be
+    such draws.
     """
 
-    dealer: int
-    trump: int
-    hands: tuple[int, int]
-    talon: tuple[int, ...]
-    turn_up: int
-    trick_number: int
-    leader: int
-    trick: tuple[int, ...]
-    to_act: int | None
-    prompt: bool
-    piles: tuple[int, int]
-    tricks: tuple[tuple[int, int, int, int], ...]
-    declarations: tuple[tuple[int, int, int, int, int, int, int], ...]
-    declared_suits: tuple[int, int]
-    quinte_declared: tuple[bool, bool]
-    taken_turn_ups: tuple[tuple[int, int, int], ...]
-    drawn: tuple[tuple[int, ...], tuple[int, ...]]
-    chouine: int | None
-    actions: tuple[Action, ...] | None = None
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        *,
+        dealer: int,
+        trump: int,
+        hands: tuple[int, int],
+        talon: tuple[int, ...],
+        turn_up: int,
+        trick_number: int,
+        leader: int,
+        trick: tuple[int, ...],
+        to_act: int | None,
+        prompt: bool,
+        piles: tuple[int, int],
+        tricks: tuple[tuple[int, int, int, int], ...],
+        declarations: tuple[tuple[int, int, int, int, int, int, int], ...],
+        declared_suits: tuple[int, int],
+        quinte_declared: tuple[bool, bool],
+        taken_turn_ups: tuple[tuple[int, int, int], ...],
+        drawn: tuple[tuple[int, ...], tuple[int, ...]],
+        chouine: int | None,
+        actions: tuple[Action, ...] | None = None,
+    ) -> State:
+        if tuple(piles) != _piles(tricks):
+            raise ValueError("piles must be the cards of the tricks each seat won")
+        tricks_and_draws = _with_draws(tricks, drawn)
+        record = (
+            dealer, turn_up, declarations, declared_suits, quinte_declared, taken_turn_ups,
+            chouine,
+        )  # fmt: skip
+        state = _state(
+            cls,
+            (
+                hands[0], hands[1], trick, to_act, prompt, trick_number, leader, trump, talon,
+                tricks_and_draws, actions, record,
+            ),
+        )  # fmt: skip
+        if actions is None:
+            return _state(cls, (*state[:10], _state_actions(state), record))
+        return state
+
+    def _replace(self, **changes: object) -> State:
+        """A copy with some fields (any of those listed above) changed."""
+        fields: dict[str, object] = {name: getattr(self, name) for name in _FIELDS}
+        fields.update(changes)
+        return State(**fields)  # type: ignore[arg-type]
+
+    @property
+    def hands(self) -> tuple[int, int]:
+        return (self[0], self[1])
+
+    @property
+    def dealer(self) -> int:
+        return self[11][0]
+
+    @property
+    def turn_up(self) -> int:
+        return self[11][1]
+
+    @property
+    def declarations(self) -> tuple[tuple[int, int, int, int, int, int, int], ...]:
+        return self[11][2]
+
+    @property
+    def declared_suits(self) -> tuple[int, int]:
+        return self[11][3]
+
+    @property
+    def quinte_declared(self) -> tuple[bool, bool]:
+        return self[11][4]
+
+    @property
+    def taken_turn_ups(self) -> tuple[tuple[int, int, int], ...]:
+        return self[11][5]
+
+    @property
+    def chouine(self) -> int | None:
+        return self[11][6]
+
+    @property
+    def piles(self) -> tuple[int, int]:
+        return _piles(self[9])
+
+    @property
+    def tricks(self) -> tuple[tuple[int, int, int, int], ...]:
+        return tuple([t[:4] for t in self[9]])  # type: ignore[misc]
+
+    @property
+    def drawn(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        drawn: tuple[list[int], list[int]] = ([], [])
+        for t in self[9]:
+            if len(t) > 4:
+                drawn[t[3]].append(t[4])
+                drawn[1 - t[3]].append(t[5])
+        return (tuple(drawn[0]), tuple(drawn[1]))
 
 
-# The hot paths build states as plain tuples of the fields in order: cheaper than the
-# NamedTuple's keyword constructor and ``_replace``, and the same value.
+_FIELDS = (
+    "dealer", "trump", "hands", "talon", "turn_up", "trick_number", "leader", "trick", "to_act",
+    "prompt", "piles", "tricks", "declarations", "declared_suits", "quinte_declared",
+    "taken_turn_ups", "drawn", "chouine", "actions",
+)  # fmt: skip
+"""The fields of a :class:`State` as its readers and its keyword constructor name them."""
+
+
+def _piles(tricks: Iterable[tuple[int, ...]]) -> tuple[int, int]:
+    """Each seat's pile (mask): the cards of the tricks it won (``tricks`` or
+    ``tricks_and_draws``)."""
+    piles = [0, 0]
+    for t in tricks:
+        piles[t[3]] |= _BIT[t[1]] | _BIT[t[2]]
+    return (piles[0], piles[1])
+
+
+def _with_draws(
+    tricks: Sequence[tuple[int, int, int, int]], drawn: Sequence[Sequence[int]]
+) -> tuple[tuple[int, ...], ...]:
+    """``State.tricks_and_draws`` of some tricks and the cards each seat drew (see
+    :class:`State`); raises ``ValueError`` when the draws cannot follow those tricks."""
+    count = len(drawn[0])
+    end = min(len(tricks), 11)
+    if len(drawn[1]) != count or count > end:
+        raise ValueError("each seat draws one card after each of tricks 1-11")
+    out = [tuple(t) for t in tricks]
+    for i in range(count):
+        t = out[end - count + i]
+        out[end - count + i] = (*t, drawn[t[3]][i], drawn[1 - t[3]][i])
+    return tuple(out)
+
+
+# The hot paths build states as plain tuples of the stored fields in order: cheaper than the
+# keyword constructor and ``_replace``, and the same value.
 _state = tuple.__new__
-_NO_DRAWS: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 _CARD_INTS: tuple[int, ...] = tuple(range(32))
+_LED: tuple[tuple[int], ...] = tuple((c,) for c in range(32))
+"""``_LED[card]``: the trick holding ``card`` led (made once, not at every lead)."""
 
 
 def _deal(deck: Sequence[int], dealer: int) -> State:
@@ -458,15 +627,19 @@ def _deal(deck: Sequence[int], dealer: int) -> State:
     bit = _BIT
     a = bit[deck[0]] | bit[deck[2]] | bit[deck[4]] | bit[deck[6]] | bit[deck[8]]
     b = bit[deck[1]] | bit[deck[3]] | bit[deck[5]] | bit[deck[7]] | bit[deck[9]]
-    hands = (a, b) if non_dealer == 0 else (b, a)
+    if non_dealer:
+        hand_0, hand_1 = b, a
+    else:
+        hand_0, hand_1 = a, b
     turn_up = deck[10]
     trump = turn_up >> 3
+    # no declaration, no turn-up taken, no chouine yet
+    record = (dealer, turn_up, (), (0, 0), (False, False), (), None)
     return _state(
         State,
         (
-            dealer, trump, hands, tuple(deck[11:]), turn_up, 1, non_dealer, (), non_dealer,
-            False, (0, 0), (), (), (0, 0), (False, False), (), _NO_DRAWS, None,
-            _actions(a, trump, turn_up, 1, (), False, 0, False),
+            hand_0, hand_1, (), non_dealer, False, 1, non_dealer, trump, tuple(deck[11:]), (),
+            _actions(a, trump, 1, (), False, record, non_dealer), record,
         ),
     )  # fmt: skip
 
@@ -645,10 +818,7 @@ def legal_actions(state: State) -> list[Action]:
     ``swap`` when allowed. At the seven prompt: ``continue`` then, if allowed, ``swap``.
     ``[]`` when the partie is over. (The state carries them: see ``State.actions``.)
     """
-    actions = state[18]
-    if actions is None:
-        actions = _state_actions(state)
-    return list(actions)
+    return [*state[10]]
 
 
 def _state_actions(state: State) -> tuple[Action, ...]:
@@ -659,30 +829,28 @@ def _state_actions(state: State) -> tuple[Action, ...]:
     return _actions(
         state.hands[seat],
         state.trump,
-        state.turn_up,
         state.trick_number,
         state.trick,
         state.prompt,
-        state.declared_suits[seat],
-        state.quinte_declared[seat],
+        state[11],
+        seat,
     )
 
 
 def _actions(
     hand: int,
     trump: int,
-    turn_up: int,
     k: int,
     trick: tuple[int, ...],
     prompt: bool,
-    declared: int,
-    quinte_declared: bool,
+    record: _Record,
+    seat: int,
 ) -> tuple[Action, ...]:
-    """The legal actions of the seat to act (see :func:`legal_actions`), which holds ``hand``,
-    has declared in the suits of the 4-bit mask ``declared`` and a quinte if
-    ``quinte_declared``, at trick ``k`` whose cards so far are ``trick``."""
+    """The legal actions of ``seat``, to act, which holds ``hand``, at trick ``k`` whose cards
+    so far are ``trick``; ``record`` is the state's (:class:`State`): the turn-up, what
+    ``seat`` has declared. See :func:`legal_actions`."""
     if prompt:
-        return _PROMPT_ACTIONS[may_swap(hand, trump, turn_up, k, trick)]
+        return _PROMPT_ACTIONS[may_swap(hand, trump, record[1], k, trick)]
     # The rows of the hand's halves (spades and hearts, diamonds and clubs), each read by one
     # small int, say at once whether it may declare or swap: the plain plays in display order
     # (those before and after the diamonds and clubs, then theirs) and the halves' facts.
@@ -692,19 +860,16 @@ def _actions(
     facts = low_facts + high_facts
     if _PLAIN_FACTS[facts] and not (trick and k > 11):
         return first + middle + last
-    return _other_actions(
-        hand, trump, turn_up, k, trick, declared, quinte_declared, facts, first + middle + last
-    )
+    return _other_actions(hand, trump, k, trick, record, seat, facts, first + middle + last)
 
 
 def _other_actions(
     hand: int,
     trump: int,
-    turn_up: int,
     k: int,
     trick: tuple[int, ...],
-    declared: int,
-    quinte_declared: bool,
+    record: _Record,
+    seat: int,
     facts: int,
     plays: tuple[Action, ...],
 ) -> tuple[Action, ...]:
@@ -721,10 +886,10 @@ def _other_actions(
     if _PLAIN_FACTS[facts & ~_SEVEN_FACT]:
         out = plays
     elif (flags := _FLAGS[hand & _SIGNIFICANT]) & 16 and (
-        hand in _CHOUINE_HANDS or (not quinte_declared and (hand & BRISQUES).bit_count() == 5)
+        hand in _CHOUINE_HANDS or (not record[4][seat] and (hand & BRISQUES).bit_count() == 5)
     ):
-        out = _legal_with_chouine_or_quinte(hand, legal, trump, declared, quinte_declared)
-    elif declaring := flags & ~declared & 15:
+        out = _legal_with_chouine_or_quinte(hand, legal, trump, record[3][seat], record[4][seat])
+    elif declaring := flags & ~record[3][seat] & 15:
         out = ()
         for s in _DISPLAY_SUITS[trump]:
             shift = 8 * s
@@ -737,7 +902,7 @@ def _other_actions(
     else:
         out = plays
     # (a cheap test first: there is no swap without the seven of trumps)
-    if facts & _SEVEN_FACT and may_swap(hand, trump, turn_up, k, trick):
+    if facts & _SEVEN_FACT and may_swap(hand, trump, record[1], k, trick):
         out += _SWAP_ONLY
     return out
 
@@ -841,83 +1006,51 @@ def apply(state: State, action: Action) -> State:
     Raises :class:`veillee.games.IllegalAction` with the reason code of :func:`why_illegal` when
     the action is not legal; ``state`` itself never changes (it is immutable).
     """
-    # (``+ ()`` makes a plain tuple, which unpacks faster than the NamedTuple)
-    (
-        dealer, trump, hands, talon, turn_up, k, leader, trick, seat, prompt, piles, tricks,
-        declarations, declared_suits, quinte_declared, taken, drawn, chouine, _,
-    ) = state + ()  # fmt: skip  # noqa: RUF005
+    # (``+ ()`` makes a plain tuple, which unpacks faster than the State)
+    hand_0, hand_1, trick, seat, prompt, k, leader, trump, talon, tricks, _, record = state + ()  # noqa: RUF005
     try:
         card, kind, bit = action.play_facts  # type: ignore[misc]
     except (AttributeError, TypeError):  # not a play: a swap, "continue" or no Chouine action
         return _apply_other(state, action)
     if prompt or seat is None:
         return _apply_other(state, action)
-    hand = hands[seat]
+    # (the card leaves the hand before it is known to be there: a refusal drops the result)
+    if seat:
+        hand = hand_1
+        hand_1 ^= bit
+    else:
+        hand = hand_0
+        hand_0 ^= bit
     if not hand & bit:
         raise IllegalAction("card_not_in_hand")
     if trick and k > 11 and not legal_cards(hand, trick[0], trump, True) & bit:
         raise IllegalAction(follow_refusal(hand, trick[0], trump, card))
-    made = declarations  # the declarations before this play
     if kind:
-        declaration = _declaration(state, seat, card, kind)
-        if isinstance(declaration, str):
-            raise IllegalAction(declaration)
-        # The points are credited at once (§5.2); one declaration per suit, one quinte.
-        suit = -1 if kind == QUINTE else card >> 3
-        declarations = (*made, (seat, kind, suit, *declaration, k, card))
-        if kind == QUINTE:
-            quinte_declared = (
-                (True, quinte_declared[1]) if seat == 0 else (quinte_declared[0], True)
-            )
-        else:
-            mask = declared_suits[seat] | 1 << suit
-            declared_suits = (mask, declared_suits[1]) if seat == 0 else (declared_suits[0], mask)
-    hands = (hands[0], hand ^ bit) if seat else (hand ^ bit, hands[1])
+        made = record[2]  # the declarations before this play
+        record = _declared(state, seat, card, kind)
+        # §9: a chouine led ends the partie, unless the other seat holds the trump chouine and
+        # may still declare it: then it is asked to play. A chouine that follows wins, and so
+        # does the leader's (the last declaration while the partie runs) when the follower
+        # does not answer it with the trump chouine.
+        if trick:
+            if kind == CHOUINE or (made and made[-1][1] == CHOUINE):
+                return _chouine_won(
+                    state, hand_0, hand_1, card, seat if kind == CHOUINE else leader, record
+                )
+        elif kind == CHOUINE and not chouine_answerable(
+            card >> 3, hand_0 if seat else hand_1, record[3][1 - seat], trump
+        ):
+            return _chouine_won(state, hand_0, hand_1, card, seat, record)
+    elif trick and record[2] and record[2][-1][1] == CHOUINE:
+        return _chouine_won(state, hand_0, hand_1, card, leader, record)
     if not trick:  # the lead
         to_act = 1 - seat
-        # §9: a chouine ends the partie, unless the other seat holds the trump chouine and may
-        # still declare it: then it is asked to play.
-        if kind == CHOUINE and not chouine_answerable(
-            card >> 3, hands[to_act], declared_suits[to_act], trump
-        ):
-            return _state(
-                State,
-                (
-                    dealer, trump, hands, talon, turn_up, k, leader, (card,), None, False, piles,
-                    tricks, declarations, declared_suits, quinte_declared, taken, drawn, seat, (),
-                ),
-            )  # fmt: skip
-        trick = (card,)
+        trick = _LED[card]
     else:
         lead = trick[0]
-        if kind == CHOUINE or (made and made[-1][1] == CHOUINE):
-            # §9: the follower's chouine wins; so does the leader's (the last declaration while
-            # the partie runs) when the follower does not answer it with the trump chouine.
-            return _state(
-                State,
-                (
-                    dealer, trump, hands, talon, turn_up, k, leader, (lead, card), None, False,
-                    piles, tricks, declarations, declared_suits, quinte_declared, taken, drawn,
-                    seat if kind == CHOUINE else leader, (),
-                ),
-            )  # fmt: skip
         # The trick is complete (§4.1): the winner takes it and leads the next one.
         to_act = seat if _BEATEN_BY[trump][lead] & bit else leader
-        won = _BIT[lead] | bit
-        piles = (piles[0], piles[1] | won) if to_act else (piles[0] | won, piles[1])
-        # t + (x,) copies a tuple more cheaply than (*t, x), here and for the draws below
-        tricks = tricks + ((leader, lead, card, to_act),)  # noqa: RUF005
-        leader = to_act
         trick = ()
-        if k == 16:
-            return _state(
-                State,
-                (
-                    dealer, trump, hands, talon, turn_up, 16, leader, (), None, False, piles,
-                    tricks, declarations, declared_suits, quinte_declared, taken, drawn, chouine,
-                    (),
-                ),
-            )  # fmt: skip
         if k < 12:
             # Tricks 1–11 (§4.2): the winner draws the top card, the loser the next one (at
             # trick 11 the turn-up).
@@ -926,54 +1059,94 @@ def apply(state: State, action: Action) -> State:
                 under = talon[1]
                 talon = talon[2:]
             else:
-                under = turn_up
+                dealer, under, made, declared, quintes, taken, chouine = record
+                record = (
+                    dealer, -1, made, declared, quintes, (*taken, (1 - to_act, under, DRAW)),
+                    chouine,
+                )  # fmt: skip
                 talon = ()
-                turn_up = -1
-                taken = (*taken, (1 - leader, under, DRAW))
-            if leader:
-                hands = (hands[0] | _BIT[under], hands[1] | _BIT[top])
-                drawn = (drawn[0] + (under,), drawn[1] + (top,))
+            if to_act:
+                hand_0 |= _BIT[under]
+                hand_1 |= _BIT[top]
             else:
-                hands = (hands[0] | _BIT[top], hands[1] | _BIT[under])
-                drawn = (drawn[0] + (top,), drawn[1] + (under,))
+                hand_0 |= _BIT[top]
+                hand_1 |= _BIT[under]
+            # t + (x,) copies a tuple more cheaply than (*t, x), here and below
+            tricks = tricks + ((leader, lead, card, to_act, top, under),)  # noqa: RUF005
+            leader = to_act
             if k == 10:
                 # §6: the last chance to swap; the loser of trick 10 is asked first, unless
-                # the seven is already the turn-up or played.
-                seven = 8 * trump + SEVEN
-                if turn_up != seven and not ((piles[0] | piles[1]) >> seven) & 1:
+                # the seven is already the turn-up or played (it is played when it is in no
+                # hand and not the talon's last card: the trick is empty).
+                seven = _SEVENS[trump]
+                if (hand_0 | hand_1) & seven or _BIT[talon[0]] == seven:
                     to_act = 1 - leader
                     return _state(
                         State,
                         (
-                            dealer, trump, hands, talon, turn_up, 11, leader, (), to_act, True,
-                            piles, tricks, declarations, declared_suits, quinte_declared, taken,
-                            drawn, chouine,
+                            hand_0, hand_1, (), to_act, True, 11, leader, trump, talon, tricks,
                             _actions(
-                                hands[to_act], trump, turn_up, 11, (), True,
-                                declared_suits[to_act], quinte_declared[to_act],
+                                hand_1 if to_act else hand_0, trump, 11, (), True, record, to_act
                             ),
+                            record,
                         ),
                     )  # fmt: skip
+        else:
+            tricks = tricks + ((leader, lead, card, to_act),)  # noqa: RUF005
+            leader = to_act
+            if k == 16:
+                return _state(
+                    State,
+                    (hand_0, hand_1, (), None, False, 16, leader, trump, talon, tricks, (), record),
+                )  # fmt: skip
         k += 1
     # What the seat to act may do next: read as in :func:`_actions` (its most common case,
     # written out here to save a call).
-    hand = hands[to_act]
+    hand = hand_1 if to_act else hand_0
     first, last, low_facts = _LOW_ROWS[trump][hand & 0xFFFF] or _low_rows(trump, hand & 0xFFFF)
     middle, high_facts = _HIGH_ROWS[trump][hand >> 16] or _high_row(trump, hand >> 16)
     if _PLAIN_FACTS[low_facts + high_facts] and not (trick and k > 11):
         actions = first + middle + last
     else:
         actions = _other_actions(
-            hand, trump, turn_up, k, trick, declared_suits[to_act], quinte_declared[to_act],
-            low_facts + high_facts, first + middle + last,
-        )  # fmt: skip
+            hand, trump, k, trick, record, to_act, low_facts + high_facts, first + middle + last
+        )
+    return _state(
+        State,
+        (hand_0, hand_1, trick, to_act, False, k, leader, trump, talon, tricks, actions, record),
+    )
+
+
+def _chouine_won(
+    state: State, hand_0: int, hand_1: int, card: int, winner: int, record: _Record
+) -> State:
+    """The end of a partie a chouine won (rules §9): ``card`` has just been played, from
+    ``state``, leaving the hands ``hand_0`` and ``hand_1``; ``record`` has its declaration."""
     return _state(
         State,
         (
-            dealer, trump, hands, talon, turn_up, k, leader, trick, to_act, False, piles, tricks,
-            declarations, declared_suits, quinte_declared, taken, drawn, chouine, actions,
+            hand_0, hand_1, (*state[2], card), None, False, state[5], state[6], state[7],
+            state[8], state[9], (), (*record[:6], winner),
         ),
     )  # fmt: skip
+
+
+def _declared(state: State, seat: int, card: int, kind: int) -> _Record:
+    """``state.record`` after ``seat`` declares ``kind`` with ``card``, a card it may play;
+    raises :class:`veillee.games.IllegalAction` when it may not (rules §5.2). The points are
+    credited at once; one declaration per suit, one quinte."""
+    declaration = _declaration(state, seat, card, kind)
+    if isinstance(declaration, str):
+        raise IllegalAction(declaration)
+    dealer, turn_up, made, declared_suits, quinte_declared, taken, chouine = state[11]
+    suit = -1 if kind == QUINTE else card >> 3
+    made = (*made, (seat, kind, suit, *declaration, state[5], card))
+    if kind == QUINTE:
+        quinte_declared = (True, quinte_declared[1]) if seat == 0 else (quinte_declared[0], True)
+    else:
+        mask = declared_suits[seat] | 1 << suit
+        declared_suits = (mask, declared_suits[1]) if seat == 0 else (declared_suits[0], mask)
+    return (dealer, turn_up, made, declared_suits, quinte_declared, taken, chouine)
 
 
 def _apply_other(state: State, action: Action) -> State:
@@ -983,28 +1156,27 @@ def _apply_other(state: State, action: Action) -> State:
     if reason is not None:
         raise IllegalAction(reason)
     assert seat is not None
-    (
-        dealer, trump, hands, talon, turn_up, k, leader, trick, _, prompt, piles, tricks,
-        declarations, declared_suits, quinte_declared, taken, drawn, chouine, _,
-    ) = state  # fmt: skip
+    hand_0, hand_1, trick, _, prompt, k, leader, trump, talon, tricks, _, record = state + ()  # noqa: RUF005
     if action.code == _SWAP_CODE:
         # §6: the seven of trumps for the turn-up; at the prompt the swap also answers it.
-        seven = 8 * trump + SEVEN
-        hand = hands[seat] & ~(1 << seven) | 1 << turn_up
-        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
-        taken = (*taken, (seat, turn_up, SWAP))
-        turn_up = seven
+        dealer, turn_up, made, declared, quintes, taken, chouine = record
+        swapped = 1 << (8 * trump + SEVEN) | 1 << turn_up
+        if seat:
+            hand_1 ^= swapped
+        else:
+            hand_0 ^= swapped
+        record = (
+            dealer, 8 * trump + SEVEN, made, declared, quintes, (*taken, (seat, turn_up, SWAP)),
+            chouine,
+        )  # fmt: skip
     # After the prompt (answered by a swap or "continue") the leader of trick 11 acts.
     to_act = leader if prompt else seat
     return _state(
         State,
         (
-            dealer, trump, hands, talon, turn_up, k, leader, trick, to_act, False, piles, tricks,
-            declarations, declared_suits, quinte_declared, taken, drawn, chouine,
-            _actions(
-                hands[to_act], trump, turn_up, k, trick, False, declared_suits[to_act],
-                quinte_declared[to_act],
-            ),
+            hand_0, hand_1, trick, to_act, False, k, leader, trump, talon, tricks,
+            _actions(hand_1 if to_act else hand_0, trump, k, trick, False, record, to_act),
+            record,
         ),
     )  # fmt: skip
 
@@ -1063,22 +1235,33 @@ def outcome(state: State) -> dict[str, object] | None:
 
 def to_json(state: State) -> dict[str, object]:
     """The state as plain JSON types (card codes, lists, ints); :func:`from_json` inverts it."""
+    dealer, turn_up, declarations, declared_suits, quinte_declared, taken, chouine = state[11]
+    # the piles, the tricks and the draws in one pass over what the state stores
+    piles = [0, 0]
+    drawn: tuple[list[str], list[str]] = ([], [])
+    tricks = []
+    for t in state.tricks_and_draws:
+        leader, lead, follow, winner = t[:4]
+        piles[winner] |= _BIT[lead] | _BIT[follow]
+        tricks.append(
+            {"leader": leader, "cards": [CARD_CODES[lead], CARD_CODES[follow]], "winner": winner}
+        )
+        if len(t) > 4:
+            drawn[winner].append(CARD_CODES[t[4]])
+            drawn[1 - winner].append(CARD_CODES[t[5]])
     return {
-        "dealer": state.dealer,
+        "dealer": dealer,
         "trump": SUIT_LETTERS[state.trump],
-        "hands": [code_list(h) for h in state.hands],
+        "hands": [code_list(state.hand_0), code_list(state.hand_1)],
         "talon": [CARD_CODES[c] for c in state.talon],
-        "turn_up": CARD_CODES[state.turn_up] if state.turn_up >= 0 else None,
+        "turn_up": CARD_CODES[turn_up] if turn_up >= 0 else None,
         "trick_number": state.trick_number,
         "leader": state.leader,
         "trick": [CARD_CODES[c] for c in state.trick],
         "to_act": state.to_act,
         "prompt": state.prompt,
-        "piles": [code_list(p) for p in state.piles],
-        "tricks": [
-            {"leader": t[0], "cards": [CARD_CODES[t[1]], CARD_CODES[t[2]]], "winner": t[3]}
-            for t in state.tricks
-        ],
+        "piles": [code_list(piles[0]), code_list(piles[1])],
+        "tricks": tricks,
         "declarations": [
             {
                 "seat": d[0],
@@ -1089,17 +1272,17 @@ def to_json(state: State) -> dict[str, object]:
                 "trick": d[5],
                 "card": CARD_CODES[d[6]],
             }
-            for d in state.declarations
+            for d in declarations
         ],
         "declared_suits": [
-            [SUIT_LETTERS[s] for s in range(4) if m >> s & 1] for m in state.declared_suits
+            [SUIT_LETTERS[s] for s in range(4) if m >> s & 1] for m in declared_suits
         ],
-        "quinte_declared": list(state.quinte_declared),
+        "quinte_declared": list(quinte_declared),
         "taken_turn_ups": [
-            {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in state.taken_turn_ups
+            {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in taken
         ],
-        "drawn": [[CARD_CODES[c] for c in d] for d in state.drawn],
-        "chouine": state.chouine,
+        "drawn": [drawn[0], drawn[1]],
+        "chouine": chouine,
     }
 
 
@@ -1179,10 +1362,4 @@ def from_json(d: dict[str, object]) -> State:
         drawn=(drawn[0], drawn[1]),
         chouine=None if chouine is None else num(chouine),
     )
-    return with_actions(state)
-
-
-def with_actions(state: State) -> State:
-    """``state`` carrying its legal actions (``State.actions``), as :func:`apply` makes states:
-    for a state built by keywords (:func:`from_json`, test positions)."""
-    return state._replace(actions=_state_actions(state))
+    return state

@@ -31,18 +31,18 @@ from veillee.games.chouine.rules import (
 )
 
 
-def _declaration_shown(state: State, seat: int, kind: int, trick: int) -> bool:
+def _declaration_shown(state: State, completed: int, seat: int, kind: int, trick: int) -> bool:
     """True once the other cards of a declaration are shown to the opponent: when its trick is
-    complete (rules §5.2), or for the chouine that ended the partie (§9). A chouine ends the
-    partie without resolving its trick, so the other declarations of that trick stay unshown:
-    the opponent's remaining hand is not revealed (§9)."""
-    return len(state.tricks) >= trick or (kind == CHOUINE and state.chouine == seat)
+    complete (rules §5.2; ``completed`` tricks are), or for the chouine that ended the partie
+    (§9). A chouine ends the partie without resolving its trick, so the other declarations of
+    that trick stay unshown: the opponent's remaining hand is not revealed (§9)."""
+    return completed >= trick or (kind == CHOUINE and state.chouine == seat)
 
 
-def _declarations(state: State) -> list[list[dict[str, Any]]]:
+def _declarations(state: State, completed: int) -> list[list[dict[str, Any]]]:
     out: list[list[dict[str, Any]]] = [[], []]
     for seat, kind, suit, points, combo, trick, card in state.declarations:
-        if _declaration_shown(state, seat, kind, trick):
+        if _declaration_shown(state, completed, seat, kind, trick):
             shown = code_list(combo)
         else:
             shown = [CARD_CODES[card]]
@@ -60,8 +60,10 @@ def _declarations(state: State) -> list[list[dict[str, Any]]]:
     return out
 
 
-def _play_declaration(state: State, trick: int, seat: int) -> dict[str, Any] | None:
-    for d in state.declarations:
+def _play_declaration(
+    declarations: tuple[tuple[int, int, int, int, int, int, int], ...], trick: int, seat: int
+) -> dict[str, Any] | None:
+    for d in declarations:
         if d[5] == trick and d[0] == seat:
             return {
                 "kind": KINDS[d[1]],
@@ -74,12 +76,13 @@ def _play_declaration(state: State, trick: int, seat: int) -> dict[str, Any] | N
 def _trick_in_play(state: State) -> list[dict[str, Any]]:
     out = []
     seat = state.leader
+    declarations = state.declarations
     for card in state.trick:
         out.append(
             {
                 "seat": seat,
                 "card": CARD_CODES[card],
-                "declaration": _play_declaration(state, state.trick_number, seat),
+                "declaration": _play_declaration(declarations, state.trick_number, seat),
             }
         )
         seat = 1 - seat
@@ -130,21 +133,24 @@ def view(state: State, seat: int) -> dict[str, Any]:
     if seat not in (0, 1):
         raise ValueError("seat must be 0 or 1")
     over = state.to_act is None
-    hand = state.hands[seat]
+    hands = state.hands
+    hand = hands[seat]
+    tricks = state.tricks  # (read once: the state works it out at each reading)
+    trump = state.trump
     last_trick = None
-    if state.tricks and not state.trick:
-        t = state.tricks[-1]
+    if tricks and not state.trick:
+        t = tricks[-1]
         last_trick = {"cards": _trick_cards(t), "winner": t[3]}
     opponent = 1 - seat
     opponent_last = None
-    for t in reversed(state.tricks):
+    for t in reversed(tricks):
         if t[3] == opponent:
             opponent_last = [CARD_CODES[t[1]], CARD_CODES[t[2]]]
             break
     legal = [str(a) for a in legal_actions(state)] if state.to_act == seat else []
-    won_by_1 = sum(t[3] for t in state.tricks)  # tricks taken by seat 1 (the winner is 0 or 1)
+    won_by_1 = sum(t[3] for t in tricks)  # tricks taken by seat 1 (the winner is 0 or 1)
     refusals: dict[str, str] = {}
-    for c in display_order(hand, state.trump):
+    for c in display_order(hand, trump):
         reason = card_refusal(state, seat, c)
         if reason is not None:
             refusals[CARD_CODES[c]] = reason
@@ -156,30 +162,31 @@ def view(state: State, seat: int) -> dict[str, Any]:
         if state.chouine is not None:
             for d in state.declarations:
                 if d[0] == state.chouine and KINDS[d[1]] == "chouine":
-                    chouine_cards = [CARD_CODES[c] for c in display_order(d[4], state.trump)]
+                    chouine_cards = [CARD_CODES[c] for c in display_order(d[4], trump)]
         result["chouine_cards"] = chouine_cards
         result["dix_de_der_points"] = _dix_de_der_points(result)
+    turn_up = state.turn_up
     return {
         "seat": seat,
         "dealer": state.dealer,
-        "trump": SUIT_LETTERS[state.trump],
-        "turn_up": CARD_CODES[state.turn_up] if state.turn_up >= 0 else None,
+        "trump": SUIT_LETTERS[trump],
+        "turn_up": CARD_CODES[turn_up] if turn_up >= 0 else None,
         "talon_count": len(state.talon),
         "trick_number": state.trick_number,
         "phase": phase(state),
         "to_act": state.to_act,
         "prompt": "seven" if state.prompt else None,
-        "hand": [CARD_CODES[c] for c in display_order(hand, state.trump)],
-        "hand_counts": [state.hands[0].bit_count(), state.hands[1].bit_count()],
+        "hand": [CARD_CODES[c] for c in display_order(hand, trump)],
+        "hand_counts": [hands[0].bit_count(), hands[1].bit_count()],
         "trick": _trick_in_play(state),
         "last_trick": last_trick,
-        "declarations": _declarations(state),
+        "declarations": _declarations(state, len(tricks)),
         "declared_suits": [
             [SUIT_LETTERS[s] for s in range(4) if m >> s & 1] for m in state.declared_suits
         ],
         "quinte_declared": list(state.quinte_declared),
-        "piles": [len(state.tricks) - won_by_1, won_by_1],
-        "own_tricks": [[CARD_CODES[t[1]], CARD_CODES[t[2]]] for t in state.tricks if t[3] == seat],
+        "piles": [len(tricks) - won_by_1, won_by_1],
+        "own_tricks": [[CARD_CODES[t[1]], CARD_CODES[t[2]]] for t in tricks if t[3] == seat],
         "opponent_last_trick": opponent_last,
         "taken_turn_ups": [
             {"seat": t[0], "card": CARD_CODES[t[1]], "how": HOW[t[2]]} for t in state.taken_turn_ups
@@ -194,13 +201,20 @@ def view(state: State, seat: int) -> dict[str, Any]:
 def opponent_known_mask(state: State, seat: int) -> int:
     """Mask of the cards ``seat`` knows to be in the opponent's hand now: cards of its shown
     declarations and turn-ups it took, not played since (rules §5.2, §6, §10)."""
+    piles = state.piles
+    return _opponent_known(state, seat, piles[0] | piles[1])
+
+
+def _opponent_known(state: State, seat: int, won: int) -> int:
+    """:func:`opponent_known_mask`, the cards of the piles (``won``) given."""
     opponent = 1 - seat
-    played = state.piles[0] | state.piles[1]
+    played = won
     for c in state.trick:
         played |= 1 << c
     known = 0
+    completed = len(state.tricks_and_draws)
     for d in state.declarations:
-        if d[0] == opponent and _declaration_shown(state, d[0], d[1], d[5]):
+        if d[0] == opponent and _declaration_shown(state, completed, d[0], d[1], d[5]):
             known |= d[4]
     for t in state.taken_turn_ups:
         if t[0] == opponent:
@@ -212,11 +226,14 @@ def unseen_mask(state: State, seat: int) -> int:
     """Mask of the cards ``seat`` has never seen: not in its hand, never played, not the turn-up,
     not known in the opponent's hand. Once the talon is empty the opponent's hand is exactly
     ``opponent_known_mask | unseen_mask``."""
-    seen = state.hands[seat] | state.piles[0] | state.piles[1] | opponent_known_mask(state, seat)
+    piles = state.piles
+    won = piles[0] | piles[1]
+    seen = state.hands[seat] | won | _opponent_known(state, seat, won)
     for c in state.trick:
         seen |= 1 << c
-    if state.turn_up >= 0:
-        seen |= 1 << state.turn_up
+    turn_up = state.turn_up
+    if turn_up >= 0:
+        seen |= 1 << turn_up
     for t in state.taken_turn_ups:
         seen |= 1 << t[1]
     return ((1 << 32) - 1) & ~seen
@@ -229,8 +246,8 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     obs = view(state, seat)
     plays: list[dict[str, Any]] = []
     tricks: list[dict[str, Any]] = []
-    declared = bool(state.declarations)
-    for i, t in enumerate(state.tricks, start=1):
+    declarations = state.declarations
+    for i, t in enumerate(state.tricks, start=1):  # (``state.tricks`` is worked out: read once)
         leader = t[0]
         for player, card in ((leader, t[1]), (1 - leader, t[2])):
             plays.append(
@@ -238,7 +255,9 @@ def observation(state: State, seat: int) -> dict[str, Any]:
                     "trick": i,
                     "seat": player,
                     "card": CARD_CODES[card],
-                    "declaration": _play_declaration(state, i, player) if declared else None,
+                    "declaration": (
+                        _play_declaration(declarations, i, player) if declarations else None
+                    ),
                 }
             )
         tricks.append({"trick": i, "cards": _trick_cards(t), "winner": t[3]})
