@@ -241,7 +241,8 @@ async def measure(
         "p50": percentile(tally.acks, 50) * 1000,
         "p99": percentile(tally.acks, 99) * 1000,
         "cpu_ms": 1000 * cpu / max(1, tally.changes),
-        "started_ms": 1000 * (cpu - own) / max(1, tally.changes),
+        # (the two totals are read a moment apart: a difference below zero is that moment)
+        "started_ms": 1000 * max(0.0, cpu - own) / max(1, tally.changes),
         "acks": len(tally.acks),
         "errors": dict(tally.errors),
         "load": load(),
