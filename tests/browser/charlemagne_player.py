@@ -88,15 +88,20 @@ async def open_scripted(
     dealer: int | None = None,
     options: dict[str, int] | None = None,
     lang: str = "en",
+    shared: bool = False,
 ) -> dict[str, Any]:
-    """Sit at a computer table made by the test hook, in ``lang``; the hook's answer."""
-    body = {"game": "charlemagne", "deck": deck, "dealer": dealer, "options": options or {}}
+    """Sit at a table made by the test hook, in ``lang``: a computer table, or with ``shared``
+    a table of people (its seat token kept as a page keeps it: for the tab, or for good);
+    the hook's answer."""
+    body: dict[str, Any] = {"game": "charlemagne", "deck": deck, "dealer": dealer}
+    body.update({"shared": True} if shared else {"options": options or {}})
     made = await page.request.post(base + "/api/test/tables", data=json.dumps(body))
     assert made.status == 201, await made.text()
     table = await made.json()
     await page.goto(f"{base}/lang/{lang}?next=/charlemagne")
+    storage = "localStorage" if shared else "sessionStorage"
     await page.evaluate(
-        "([key, token]) => sessionStorage.setItem(key, token)",
+        f"([key, token]) => {storage}.setItem(key, token)",
         [f"veillee.seat.{table['table_id']}", table["token"]],
     )
     await page.goto(base + table["url"])

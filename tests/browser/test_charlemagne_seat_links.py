@@ -5,14 +5,13 @@ maker lets the computer fill the empty seats, after which the hand starts."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.accessibility import axe_violations
 from tests.browser.charlemagne_friends import PLACES, make_table, open_link
-from tests.browser.charlemagne_player import CHARLEMAGNE_DEAL
+from tests.browser.charlemagne_player import CHARLEMAGNE_DEAL, open_scripted
 from tests.browser.chouine_page import Server
 
 
@@ -143,20 +142,7 @@ async def test_the_blind_pass_between_two_friends_shows_the_card_to_them_alone(
 ) -> None:
     # The scripted deal: West deals, you (North) pass, the computer at East passes, your
     # partner South bids Charlemagne (rules §5), and you pass it one card face down.
-    made = await page.request.post(
-        hooked_server + "/api/test/tables",
-        data=json.dumps(
-            {"game": "charlemagne", "deck": CHARLEMAGNE_DEAL, "dealer": 3, "shared": True}
-        ),
-    )
-    assert made.status == 201, await made.text()
-    table = await made.json()
-    await page.goto(f"{hooked_server}/lang/en?next=/charlemagne")
-    await page.evaluate(
-        "([key, token]) => localStorage.setItem(key, token)",
-        [f"veillee.seat.{table['table_id']}", table["token"]],
-    )
-    await page.goto(hooked_server + table["url"])
+    await open_scripted(page, hooked_server, CHARLEMAGNE_DEAL, dealer=3, shared=True)
     link = await page.get_by_test_id("seat-link-partner").input_value()
     partner_ctx, partner = await open_link(browser, link)
     try:

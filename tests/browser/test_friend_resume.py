@@ -6,14 +6,13 @@ after its time with a note on the waiting screen and in the resume list."""
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.charlemagne_player import NUMBER_DEAL, play_hand
+from tests.browser.charlemagne_player import NUMBER_DEAL, open_scripted, play_hand
 from tests.browser.chouine_page import Server, open_menu, play_a_card
 from tests.browser.friend_table import make_shared_table, open_link, table_state
 
@@ -173,18 +172,7 @@ async def test_a_charlemagne_tables_resume_entry_shows_its_score(
 ) -> None:
     # A shared Charlemagne table (scripted: you speak first, bid 6 and everyone passes), its
     # other seats given to the computer; one hand played by clicks scores for one team.
-    made = await page.request.post(
-        hooked_server + "/api/test/tables",
-        data=json.dumps({"game": "charlemagne", "deck": NUMBER_DEAL, "dealer": 3, "shared": True}),
-    )
-    assert made.status == 201, await made.text()
-    table = await made.json()
-    await page.goto(f"{hooked_server}/lang/en?next=/charlemagne")
-    await page.evaluate(
-        "([key, token]) => localStorage.setItem(key, token)",
-        [f"veillee.seat.{table['table_id']}", table["token"]],
-    )
-    await page.goto(hooked_server + table["url"])
+    await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3, shared=True)
     for place in ("partner", "left"):
         await page.get_by_test_id(f"fill-{place}").click()
         await expect(page.get_by_test_id(f"seat-row-{place}")).to_have_attribute(
