@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import httpx
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Page, TimeoutError, expect
 
 from tests.browser.chouine_page import Server, new_phone
 from tests.browser.test_scores import pad_button, start_sheet, tokens
@@ -34,6 +34,29 @@ def build_of_page_script(url: str) -> str:
 async def script_build(page: Page, name: str) -> str:
     src = await page.locator(f'script[src$="{name}"]').get_attribute("src")
     return build_of_page_script(src or "")
+
+
+WORKERS = """async () => {
+  const r = await navigator.serviceWorker.getRegistration("/scores");
+  const s = (w) => (w ? `${w.state} ${w.scriptURL}` : "none");
+  return `controller: ${s(navigator.serviceWorker.controller)}; installing: ${s(r?.installing)}; `
+    + `waiting: ${s(r?.waiting)}; active: ${s(r?.active)}`;
+}"""
+
+
+async def until_controlled_by(page: Page, build: str, seconds: float = 30) -> None:
+    """Wait until the page's service worker is ``build``'s; else fail saying where the
+    registration's workers stand (installing, waiting, active)."""
+    try:
+        await page.wait_for_function(
+            "(b) => (navigator.serviceWorker.controller?.scriptURL ?? '').includes(b)",
+            arg=f"build={build}",
+            timeout=seconds * 1000,
+        )
+    except TimeoutError as timeout:
+        raise AssertionError(
+            f"not controlled by build {build}: {await page.evaluate(WORKERS)}"
+        ) from timeout
 
 
 async def test_one_changed_script_reaches_the_next_load_and_the_service_worker(
@@ -83,10 +106,7 @@ async def test_one_changed_script_reaches_the_next_load_and_the_service_worker(
             sheet = (await client.get(f"/api/sheets/{sheet_id}", headers=auth)).json()["sheet"]
         assert sheet["status"]["rows"] == [[1, 0]] and sheet["version"] == 1
         # The new build's worker takes over, and opens the new build without a network.
-        await page.wait_for_function(
-            "(b) => (navigator.serviceWorker.controller?.scriptURL ?? '').includes(b)",
-            arg=f"build={second}",
-        )
+        await until_controlled_by(page, second)
         await ctx.set_offline(True)
         await page.reload()
         await expect(html).to_have_attribute("data-deploy", "2")

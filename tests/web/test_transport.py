@@ -57,7 +57,10 @@ async def test_an_open_socket_keeps_the_established_connection_and_an_inbox(
             assert type(protocol.conn) is wsproto.connection.Connection
             assert type(protocol.queue) is Inbox and type(protocol.writable) is Gate
             await ws.send('{"type": "ping"}')
-            assert json.loads(await ws.recv()) == {"type": "pong"}
+            # The computer may move (one more state) before the pong comes.
+            while (answer := json.loads(await ws.recv()))["type"] == "state":
+                pass
+            assert answer == {"type": "pong"}
 
 
 async def test_an_inbox_hands_items_in_order_to_each_waiting_get() -> None:
