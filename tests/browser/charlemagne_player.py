@@ -52,6 +52,18 @@ STUCK_DEAL = deck_for(
 )
 """You deal: East, South and West pass, so you may not pass (the dealer is stuck, rules §4)."""
 
+OUTBID_DEAL = deck_for(
+    0,
+    {
+        0: ["7S", "8S", "9S", "7H", "8H", "9H", "7D", "8D"],
+        1: ["BJ", "JS", "JC", "AS", "KS", "QS", "AC", "AD"],
+        2: ["LJ", "TS", "9D", "TD", "7C", "8C", "9C", "TC"],
+        3: ["KH", "QH", "AH", "KD", "QD", "JD", "KC", "QC"],
+    },
+    ["JH", "TH"],
+)
+"""You deal: East bids 7, South and West pass, so 5, 6 and 7 are too low for you (rules §4)."""
+
 CHARLEMAGNE_DEAL = deck_for(
     3,
     {

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import re
 
-from playwright.async_api import Page, expect
+import pytest
+from playwright.async_api import Browser, Page, expect
 
 from tests.browser.charlemagne_player import (
     CHARLEMAGNE_DEAL,
     GROS_MULOT_DEAL,
     NUMBER_DEAL,
+    OUTBID_DEAL,
     PASS_DEAL,
     STUCK_DEAL,
     decision,
@@ -181,6 +183,12 @@ async def test_the_dealer_must_bid_when_everyone_else_passed(
     )
     await expect(phone.get_by_test_id("bid-pass")).to_be_disabled()
     await expect(phone.get_by_test_id("bid-5")).to_be_enabled()
+    # Tapped anyway, Pass says why and changes nothing.
+    await phone.get_by_test_id("bid-pass").click(force=True)
+    await expect(phone.get_by_test_id("refusal")).to_have_text(
+        "Everyone else passed: the dealer must bid."
+    )
+    assert int(await table_attr(phone, "version")) == version
     # A card tapped during the auction says what to do instead, and changes nothing.
     await phone.locator("#hand button.card").first.click(force=True)
     await expect(phone.get_by_test_id("refusal")).to_have_text(
@@ -192,6 +200,51 @@ async def test_the_dealer_must_bid_when_everyone_else_passed(
     assert seen.phases[:2] == ["discard", "trump"]
     end = phone.get_by_test_id("hand-end")
     await expect(end.get_by_test_id("end-contract")).to_have_text("Contract5, bid by you")
+
+
+@pytest.mark.parametrize(
+    ("lang", "too_low", "bid_7"),
+    [
+        ("en", "Too low: East bid 7. Bid higher, or pass.", "Bid 7"),
+        ("fr", "Trop bas\u00a0: Est a annoncé 7. Annoncez plus haut, ou passez.", "Annoncer 7"),
+    ],
+)
+async def test_a_bid_too_low_is_struck_through_and_says_why_when_tapped(
+    hooked_server: str, browser: Browser, lang: str, too_low: str, bid_7: str
+) -> None:
+    context = await browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    phone = await context.new_page()
+    await open_scripted(phone, hooked_server, OUTBID_DEAL, dealer=0, lang=lang)
+    state, phase, version = await decision(phone, -1)
+    assert (state, phase) == ("my-turn", "auction")
+    # East bid 7: 5, 6 and 7 are struck through, each naming its reason; pass and 8 up are open.
+    for bid in ("5", "6", "7"):
+        refused = phone.get_by_test_id(f"bid-{bid}")
+        await expect(refused).to_be_disabled()
+        await expect(refused).to_have_attribute("data-look", "refused")
+        await expect(refused).to_have_attribute("title", too_low)
+        assert await refused.evaluate("b => getComputedStyle(b).textDecorationLine") == (
+            "line-through"
+        )
+    await expect(phone.get_by_role("button", name=f"{bid_7} — {too_low}")).to_have_count(1)
+    for bid in ("pass", "8", "mulot", "charlemagne", "gros-mulot", "gros-charlemagne"):
+        await expect(phone.get_by_test_id(f"bid-{bid}")).to_be_enabled()
+    # Tapped, a refused bid says why on the refusal line, as a refused card does, and sends
+    # nothing.
+    await phone.get_by_test_id("bid-7").click(force=True)
+    refusal = phone.get_by_test_id("refusal")
+    await expect(refusal).to_have_text(too_low)
+    await expect(refusal).to_have_attribute("data-kind", "refused")
+    assert int(await table_attr(phone, "version")) == version
+    await expect(phone.get_by_test_id("bids")).to_be_visible()
+    # An open bid goes through: the refusal goes with its state.
+    await phone.get_by_test_id("bid-8").click()
+    state, phase, _ = await decision(phone, version)
+    assert phase == "discard"
+    await expect(refusal).to_be_hidden()
+    await context.close()
 
 
 async def test_your_partners_charlemagne_takes_a_card_passed_blind_and_you_sit_out(

@@ -86,3 +86,38 @@ def test_a_stopped_hand_reveals_no_unplayed_card() -> None:
             if final.contract == "gros-mulot" and final.tricks[0].winner != bidder:
                 others -= set(final.hands[bidder])
             assert not cards_named(views.view(final, seat), PACK) & others
+
+
+def with_unseen_cards_shuffled(state: State, seat: int, rng: random.Random) -> State:
+    """``state`` with the cards ``seat`` does not hold (the other hands and the kitty) dealt
+    again at random: what that seat sees of it is the same."""
+    unseen = [c for s in range(4) if s != seat for c in state.hands[s]] + list(state.kitty)
+    rng.shuffle(unseen)
+    hands = []
+    for s in range(4):
+        if s == seat:
+            hands.append(state.hands[s])
+        else:
+            hands.append(rules.card_order(unseen[:8]))
+            unseen = unseen[8:]
+    return state._replace(hands=tuple(hands), kitty=tuple(unseen))
+
+
+def test_an_auction_view_is_the_same_whatever_cards_the_seat_does_not_hold() -> None:
+    """During the auction a seat's whole view, its bid refusals and card refusals included, is
+    made of its own cards and the public bids: two deals that differ only in the cards it does
+    not hold give it the same view, step by step."""
+    rng = random.Random(1201)
+    refused = 0
+    for n in range(120):
+        dealt = rules.deal_random(rng, dealer=n % 4)
+        for seat in range(4):
+            a, b = dealt, with_unseen_cards_shuffled(dealt, seat, rng)
+            assert a.hands != b.hands
+            while a.phase == "auction":
+                view_a = views.view(a, seat)
+                assert view_a == views.view(b, seat)
+                refused += len(view_a["bid_refusals"])
+                action = rng.choice(rules.legal_actions(a))
+                a, b = rules.apply(a, action), rules.apply(b, action)
+    assert refused > 1000  # the bid refusals were there to compare

@@ -54,6 +54,26 @@ def _trick_cards(cards: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
     return [{"seat": s, "card": c} for s, c in cards]
 
 
+def bid_refusals(state: State, seat: int) -> dict[str, str]:
+    """During the auction, every answer of the ladder (``"pass"``, ``"5"`` … as in
+    ``view()["ladder"]``) that ``seat`` may not give now -> the reason code of
+    :func:`~veillee.games.charlemagne.rules.why_illegal` (``"bid_too_low"``, ``"dealer_must_bid"``,
+    ``"not_your_turn"`` for every answer while another seat bids); ``{}`` once the auction is
+    over. Rules §4. The reasons rest on the bids made and whose turn it is, which every seat sees.
+
+    >>> from veillee.cards import PIQUET_JOKERS_34
+    >>> from .rules import apply, deal
+    >>> s = apply(deal(list(PIQUET_JOKERS_34), dealer=0), Action.bid("6"))
+    >>> bid_refusals(s, 2)
+    {'5': 'bid_too_low', '6': 'bid_too_low'}
+    """
+    if state.phase != "auction":
+        return {}
+    answers = [Action.pass_(), *(Action.bid(b) for b in LADDER)]
+    refused = {str(a): why_illegal(state, seat, a) for a in answers}
+    return {answer: reason for answer, reason in refused.items() if reason is not None}
+
+
 def view(state: State, seat: int) -> dict[str, Any]:
     """The JSON-ready view of ``seat`` (0–3), exactly rules §12. Keys: docs/charlemagne-views.md.
 
@@ -128,6 +148,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
         ),
         "legal": legal,
         "refusals": refusals,
+        "bid_refusals": bid_refusals(state, seat),
         "outcome": outcome(state),
     }
 
@@ -151,7 +172,7 @@ def observation(state: State, seat: int) -> dict[str, Any]:
     return obs
 
 
-SEAT_PARTS = ("hand", "kitty", "discards", "blind_card", "legal", "refusals")
+SEAT_PARTS = ("hand", "kitty", "discards", "blind_card", "legal", "refusals", "bid_refusals")
 """Parts of :func:`view` that belong to one seat's screen; :func:`spectator_view` shows every
 hand instead."""
 
@@ -160,10 +181,10 @@ def spectator_view(state: State) -> dict[str, Any]:
     """The whole hand, every hand face up, for a table nobody plays (a demonstration, where the
     computer holds all four seats): never sent to a seat of a table a person plays.
 
-    The keys of :func:`view` except the one seat's parts (``seat`` is ``None``; no ``legal`` or
-    ``refusals``), plus ``hands`` (all four, in display order), ``kitty`` (the two cards, once the
-    auction is over), ``discards`` (the bidder's), ``blind_card`` (the card passed blind, or
-    ``None``), and ``plays`` and ``tricks`` as in :func:`observation`.
+    The keys of :func:`view` except the one seat's parts (``seat`` is ``None``; no ``legal``,
+    ``refusals`` or ``bid_refusals``), plus ``hands`` (all four, in display order), ``kitty``
+    (the two cards, once the auction is over), ``discards`` (the bidder's), ``blind_card`` (the
+    card passed blind, or ``None``), and ``plays`` and ``tricks`` as in :func:`observation`.
     """
     out = {k: v for k, v in observation(state, 0).items() if k not in SEAT_PARTS}
     out["seat"] = None

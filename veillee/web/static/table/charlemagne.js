@@ -68,21 +68,6 @@ function announce(text) {
   if (text) $("live").textContent = text;
 }
 
-/** A reason code in words: the page's own sentence for Charlemagne, else the server's. */
-function reasonText(code, fallback, deal) {
-  const t = words.t;
-  // Some reasons read better said for the step or the contract: "bid or pass first", or in a
-  // Mulot (no trump suit named once the play has begun) that a joker may not be played.
-  const variant = code === "wrong_phase" ? deal?.phase : deal?.phase === "play" && !deal.trump ? "jokers" : null;
-  if (variant) {
-    const key = `charlemagne.reason.${code}.${variant}`;
-    if (t(key) !== key) return t(key);
-  }
-  const key = `charlemagne.reason.${code}`;
-  const text = t(key);
-  return text !== key ? text : fallback ?? t("reason.unknown");
-}
-
 // ---- sending -------------------------------------------------------------------------------
 
 function send(change) {
@@ -126,10 +111,10 @@ function looksOf(state) {
     } else if (mine && deal.phase === "play") {
       const reason = deal.refusals?.[card];
       looks[card] = reason ? "refused" : "pick";
-      if (reason) why[card] = reasonText(reason, null, deal);
+      if (reason) why[card] = words.reason(reason, deal);
     } else if (mine) {
       looks[card] = "rest"; // the decision is in the middle of the table
-      why[card] = reasonText(deal.refusals?.[card] ?? "wrong_phase", null, deal);
+      why[card] = words.reason(deal.refusals?.[card] ?? "wrong_phase", deal);
     } else {
       looks[card] = "rest";
       why[card] = notYourTurn(state);
@@ -406,7 +391,7 @@ async function main() {
     onFill: (seat) => send({ type: "fill", seats: [seat] }),
   });
   hand = new Hand($("hand"), t, onTap);
-  steps = new Steps($("steps"), words, act);
+  steps = new Steps($("steps"), words, act, (text) => showRefusal(text, "refused"));
   trick = new Trick($("trick"), $("last-trick"), words, trickPauseMs);
   const end = $("hand-end");
   end.addEventListener("cancel", (event) => event.preventDefault());
@@ -445,7 +430,7 @@ async function main() {
       sending = false;
       for (const card of $("hand").querySelectorAll(".lifted")) card.classList.remove("lifted");
       if (current) root.dataset.state = status(current);
-      const text = reasonText(error.code, error.message, current?.view.deal);
+      const text = words.reason(error.code, current?.view.deal, error.message);
       if (current && current.seated.includes(false)) $("copied").textContent = text;
       showRefusal(text, "refused");
       announce(text);

@@ -1,5 +1,6 @@
-// The middle of the table before the play: the auction (your bid buttons, only the legal ones
-// enabled; the dealer stuck explained), the Gros Charlemagne choice, the blind pass, the discard
+// The middle of the table before the play: the auction (your bid buttons; a bid you may not
+// make is struck through and, as a refused card, says why when tapped — the reason comes with
+// the view — and changes nothing; the dealer stuck explained), the Gros Charlemagne choice, the blind pass, the discard
 // (choose cards in the hand, then confirm; the count needed shown) and naming trumps. When
 // another seat is deciding it says what is happening there. Buttons say what they do.
 import { cardBack, cardImage } from "../cards.js";
@@ -32,10 +33,11 @@ function cardsRow(label, cards, t) {
 }
 
 export class Steps {
-  constructor(node, words, act) {
+  constructor(node, words, act, refuse) {
     this.node = node;
     this.words = words;
     this.act = act; // act(actionText)
+    this.refuse = refuse; // refuse(reasonInWords): shown on the refusal line, nothing sent
   }
 
   /** Fill the panel for ``state``; ``picked`` are the cards chosen in the hand so far. */
@@ -60,7 +62,18 @@ export class Steps {
       for (const bid of deal.ladder) {
         const label = bid === "pass" ? t("charlemagne.bid.pass") : this.words.contract(bid);
         const aria = bid === "pass" ? t("charlemagne.bid.pass") : t("charlemagne.step.auction.bid", { bid: label });
-        const b = button(label, `bid-${bid}`, () => this.act(bid), { enabled: deal.legal.includes(bid), label: aria, primary: bid !== "pass" });
+        const refusal = deal.bid_refusals?.[bid];
+        const why = refusal ? this.words.reason(refusal, deal) : "";
+        const b = button(label, `bid-${bid}`, () => (why ? this.refuse(why) : this.act(bid)), {
+          label: why ? `${aria} — ${why}` : aria,
+          primary: bid !== "pass",
+        });
+        if (why) {
+          // Refused, not disabled: a tap explains (as a refused card does) and sends nothing.
+          b.setAttribute("aria-disabled", "true");
+          b.title = why;
+        }
+        b.dataset.look = why ? "refused" : "pick";
         b.dataset.bid = bid;
         grid.append(b);
       }

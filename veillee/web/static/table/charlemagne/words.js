@@ -91,9 +91,8 @@ export class Words {
     const deal = state.view.deal;
     const me = state.seat;
     if (deal.contract === null) {
-      const bids = deal.bids.filter((b) => b.bid !== "pass");
-      if (!bids.length) return this.t("charlemagne.contract.auction_open");
-      const top = bids[bids.length - 1];
+      const top = highestBid(deal);
+      if (!top) return this.t("charlemagne.contract.auction_open");
       return this.t("charlemagne.contract.auction_high", {
         bid: this.contract(top.bid),
         name: this.who(deal, top.seat, me),
@@ -111,6 +110,26 @@ export class Words {
       goal = this.t("charlemagne.goal.every_trick", { name: bidder });
     }
     return this.t("charlemagne.contract.line", { contract: this.contract(deal.contract), name: bidder, goal });
+  }
+
+  /** A reason code (the engine's, or the server's) in words: the page's own sentence, said for
+   * the step or the contract where that reads better ("bid or pass first"; in a Mulot, that a
+   * joker may not be played then; a bid too low names the highest so far), else ``fallback``. */
+  reason(code, deal, fallback) {
+    const t = this.t;
+    const top = deal ? highestBid(deal) : null;
+    let variant = null;
+    if (code === "wrong_phase") variant = deal?.phase;
+    else if (code === "bid_too_low" && top) variant = "high";
+    else if (deal?.phase === "play" && !deal.trump) variant = "jokers";
+    const values = top ? { bid: this.contract(top.bid), name: this.who(deal, top.seat, deal.seat) } : {};
+    if (variant) {
+      const key = `charlemagne.reason.${code}.${variant}`;
+      if (t(key) !== key) return t(key, values);
+    }
+    const key = `charlemagne.reason.${code}`;
+    const text = t(key, values);
+    return text !== key ? text : fallback ?? t("reason.unknown");
   }
 
   /** "Trumps: hearts", "No trumps but the jokers", or "" before trumps are named. */
@@ -190,6 +209,12 @@ export class Words {
     const scores = state.view.match.scores;
     return this.t("charlemagne.match.score", { us: scores[mine], them: scores[1 - mine] });
   }
+}
+
+/** The highest bid of the auction so far ({seat, bid}), or null before anyone bids. */
+export function highestBid(deal) {
+  const bids = deal.bids.filter((b) => b.bid !== "pass");
+  return bids.length ? bids[bids.length - 1] : null;
 }
 
 /** How many cards the discard asks for: the number of cards in a legal discard. */
