@@ -24,9 +24,11 @@ async def make_shared_table(page: Page, base: str, best_of: int) -> str:
     return link
 
 
-async def open_link(browser: Browser, link: str) -> tuple[BrowserContext, Page]:
-    """A friend's browser (a context of its own) opening the link."""
-    ctx = await browser.new_context(locale="en-GB")
+async def open_link(
+    browser: Browser, link: str, locale: str = "en-GB"
+) -> tuple[BrowserContext, Page]:
+    """A friend's browser (a context of its own, in ``locale``) opening the link."""
+    ctx = await browser.new_context(locale=locale)
     page = await ctx.new_page()
     await page.goto(link)
     return ctx, page

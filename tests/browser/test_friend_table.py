@@ -4,6 +4,7 @@ ready handshake (each sees the other is ready)."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.accessibility import axe_violations
@@ -92,3 +93,39 @@ async def test_the_shared_tables_screens_pass_axe(
         assert await axe_violations(friend) == []
     finally:
         await friend_ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "not_here_yet", "their_turn"),
+    [
+        ("en-GB", "Waiting for your friend to join — share the link", "Your friend's turn"),
+        ("fr-FR", "Votre ami n'est pas encore là — envoyez-lui le lien", "Au tour de votre ami"),
+    ],
+)
+async def test_waiting_for_the_friend_to_come_and_for_their_move_are_said_apart(
+    live_server: str, browser: Browser, locale: str, not_here_yet: str, their_turn: str
+) -> None:
+    host_ctx, host = await open_link(browser, live_server + "/", locale)
+    link = await make_shared_table(host, live_server, 3)
+    # Before the friend comes: the waiting screen says so (and so does the turn line, which
+    # the live region reads).
+    await expect(host.locator("#waiting-title")).to_have_text(not_here_yet)
+    await expect(host.get_by_test_id("turn-line")).to_have_text(not_here_yet)
+    friend_ctx, friend = await open_link(browser, link, locale)
+    try:
+        await expect(host.get_by_test_id("waiting")).to_be_hidden()
+        pages = [host, friend]
+        for each in pages:
+            await each.wait_for_function(
+                "() => ['my-turn', 'waiting'].includes(document.getElementById('table')"
+                ".dataset.state)"
+            )
+        states = [(await table_state(each))[0] for each in pages]
+        assert sorted(states) == ["my-turn", "waiting"], states
+        # The one whose friend is to lead is told it is the friend's turn, not that it waits
+        # for the friend to come.
+        watching = pages[states.index("waiting")]
+        await expect(watching.get_by_test_id("turn-line")).to_have_text(their_turn)
+    finally:
+        await friend_ctx.close()
+        await host_ctx.close()

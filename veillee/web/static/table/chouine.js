@@ -292,6 +292,7 @@ function renderTrick(deal, seat, first) {
 function turnLine(state) {
   const deal = state.view.deal;
   const match = state.view.match;
+  if (state.seated.includes(false)) return t("friend.waiting.title"); // the friend has not come yet
   if (match.over) return t("chouine.turn.match_over");
   if (deal.to_act === null) return t("chouine.turn.partie_over");
   if (deal.to_act !== state.seat) return friendly(state) ? t("friend.turn.friend") : t("chouine.turn.computer");
