@@ -377,15 +377,38 @@ async def test_french_table_uses_no_break_spaces_and_french_words(
     await page.context.close()
 
 
-async def test_a_table_url_without_a_seat_says_not_yours_or_gone(
+async def test_a_table_url_that_leads_nowhere_says_there_is_no_table(
     hooked_server: str, page: Page
 ) -> None:
     await page.goto(hooked_server + "/charlemagne/table/made-up")
     lost = page.get_by_test_id("table-lost")
-    await expect(lost).to_contain_text("This table is not yours or no longer exists.")
+    await expect(lost.locator("#lost-text")).to_have_text(
+        "There is no table here: it has closed, or the link is wrong."
+    )
     await expect(lost.get_by_role("link", name="Start a match")).to_have_attribute(
         "href", "/charlemagne"
     )
+
+
+async def test_a_computer_match_opened_in_another_tab_says_it_is_played_in_the_tab_that_started_it(
+    hooked_server: str, browser: Browser
+) -> None:
+    context = await browser.new_context(locale="fr-FR")
+    page = await context.new_page()
+    table = await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3, lang="fr")
+    await decision(page, -1)
+    other = await context.new_page()  # a tab of its own: the seat lives in the first one
+    await other.goto(hooked_server + table["url"])
+    lost = other.get_by_test_id("table-lost")
+    await expect(lost.locator("#lost-text")).to_have_text(
+        "Cette partie contre l'ordinateur ne se joue que dans l'onglet du navigateur qui l'a"
+        " commencée\u00a0: on ne peut pas l'ouvrir dans un autre onglet ni dans un autre"
+        " navigateur."
+    )
+    await expect(lost.get_by_role("link", name="Commencer une partie")).to_be_visible()
+    # The first tab still holds its seat.
+    await expect(page.get_by_test_id("bid-6")).to_be_enabled()
+    await context.close()
 
 
 async def test_going_offline_shows_reconnecting_then_back_without_moving_the_hand(

@@ -1,14 +1,22 @@
 """Connection trouble at the Chouine table: one message for one fact ("Reconnecting…" in the
-banner only, then "Back"), in both languages; and a table address without a seat."""
+banner only, then "Back"), in both languages; a table address without a seat; a table that
+closes under an open page."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from tests.browser.chouine_page import my_turn, new_phone, open_computer_table, play_a_card
+from tests.browser.chouine_page import (
+    Server,
+    my_turn,
+    new_phone,
+    open_computer_table,
+    play_a_card,
+)
 from veillee.web import i18n
 
 SAID = """(words) => {
@@ -58,13 +66,35 @@ async def test_going_offline_says_reconnecting_once_then_back(
     await ctx.close()
 
 
-async def test_a_table_url_without_a_seat_says_not_yours_or_gone_with_a_way_on(
+async def test_a_table_url_that_leads_nowhere_says_there_is_no_table_with_a_way_on(
     live_server: str, page: Page
 ) -> None:
     await page.goto(live_server + "/chouine/table/no-such-table")
     lost = page.get_by_test_id("table-lost")
-    await expect(lost).to_contain_text("This table is not yours or no longer exists.")
+    await expect(lost.locator("p").first).to_have_text(
+        "There is no table here: it has closed, or the link is wrong."
+    )
     link = lost.get_by_role("link", name="Start a match")
     await expect(link).to_have_attribute("href", "/chouine")
     box = await link.bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44
+
+
+async def test_a_table_that_closes_under_the_page_says_there_is_no_table_any_more(
+    browser: Browser, tmp_path: Path
+) -> None:
+    server = Server(tmp_path, computer_table_idle_s=1, sweep_interval_s=0.3)
+    server.start()
+    ctx = await browser.new_context(locale="en-GB")
+    try:
+        page = await ctx.new_page()
+        await open_computer_table(page, server.url)
+        # Left idle, the table is swept: its socket is closed for good (4404).
+        lost = page.get_by_test_id("table-lost")
+        await expect(lost.locator("p").first).to_have_text(
+            "There is no table here: it has closed, or the link is wrong.", timeout=10_000
+        )
+        await expect(page.get_by_test_id("banner")).to_be_hidden()
+    finally:
+        await ctx.close()
+        server.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.chouine_page import open_computer_table, wait_for_decision
@@ -203,6 +204,44 @@ async def test_reload_resumes_the_match_exactly(live_server: str, page: Page) ->
     await other.goto(url)
     await expect(other.get_by_test_id("table-lost")).to_be_visible()
     await other.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "said", "start"),
+    [
+        (
+            "en-GB",
+            "This match against the computer is played only in the browser tab that started it:"
+            " it cannot be opened in another tab or browser.",
+            "Start a match",
+        ),
+        (
+            "fr-FR",
+            "Cette manche contre l'ordinateur ne se joue que dans l'onglet du navigateur qui l'a"
+            " commencée\u00a0: on ne peut pas l'ouvrir dans un autre onglet ni dans un autre"
+            " navigateur.",
+            "Commencer une manche",
+        ),
+    ],
+)
+async def test_a_computer_match_opened_in_another_tab_or_browser_says_where_it_is_played(
+    live_server: str, browser: Browser, locale: str, said: str, start: str
+) -> None:
+    context = await browser.new_context(locale=locale)
+    page = await context.new_page()
+    await open_computer_table(page, live_server)
+    url = page.url
+    elsewhere = await browser.new_context(locale=locale)
+    for other in (await context.new_page(), await elsewhere.new_page()):  # a tab, a browser
+        await other.goto(url)
+        lost = other.get_by_test_id("table-lost")
+        await expect(lost.locator("p").first).to_have_text(said)
+        await expect(lost.get_by_role("link", name=start)).to_have_attribute("href", "/chouine")
+        await expect(other.get_by_test_id("hand")).to_be_hidden()
+    # The tab that started it plays on.
+    await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+    await elsewhere.close()
+    await context.close()
 
 
 async def test_keyboard_moves_along_the_hand_and_enter_plays(live_server: str, page: Page) -> None:

@@ -28,7 +28,7 @@ export class LiveConnection {
    * onOther(message): any other message (a table's "presence").
    * onStatus(status): "online" (the first snapshot), "back" (the first snapshot after trouble),
    * "offline" (the browser is offline), "reconnecting", "lost" (the token was refused or the
-   * record is gone: no more tries).
+   * record is gone: no more tries; a second argument says which, "refused" or "gone").
    * Other parts of the page (a table's chat) share the connection: `on(type, handler)` hears the
    * server's messages of another type, and "ready" (a socket's first snapshot, after every
    * reconnect); `post(frame)` sends a frame that is no change; `send(change, answered)` hands
@@ -95,17 +95,17 @@ export class LiveConnection {
       if (FOR_GOOD.has(event.code)) {
         this.closed = true;
         this.drop();
-        this.tell("lost");
+        this.tell("lost", event.code === 4404 ? "gone" : "refused");
         return;
       }
       this.lose();
     });
   }
 
-  tell(status) {
+  tell(status, why) {
     if (status === this.status) return;
     this.status = status;
-    this.onStatus(status);
+    this.onStatus(status, why);
   }
 
   /** Forget the socket (closing it if need be). */

@@ -22,7 +22,7 @@ import { Steps } from "./charlemagne/steps.js";
 import { Trick } from "./charlemagne/trick.js";
 import { Words, discardCount, place } from "./charlemagne/words.js";
 import { SeatLinks, countDown } from "./seat_links.js";
-import { linkSeat, seatToken, takeSeat } from "./seats.js";
+import { linkSeat, lostWords, seatToken, takeSeat } from "./seats.js";
 
 const root = document.getElementById("table");
 const $ = (id) => document.getElementById(id);
@@ -343,7 +343,7 @@ async function sitDown() {
     $("taken").hidden = false;
     root.dataset.state = "full";
   } else {
-    showStatus("lost");
+    showStatus("lost", taken.code);
   }
   return null;
 }
@@ -352,7 +352,7 @@ async function sitDown() {
 
 let bannerTimer = null;
 
-function showStatus(kind) {
+function showStatus(kind, why) {
   const banner = $("banner");
   clearTimeout(bannerTimer);
   if (kind === "reconnecting") {
@@ -373,6 +373,7 @@ function showStatus(kind) {
     banner.hidden = true;
     clearInterval(waitingTimer);
     $("waiting").hidden = true;
+    $("lost-text").textContent = words.t(lostWords(game, why));
     // A shared table nobody sat at within its time: say so.
     if (current && current.seated.includes(false)) $("lost-text").textContent = words.t("seats.waiting.expired");
     $("lost").hidden = false;
@@ -435,7 +436,7 @@ async function main() {
       showRefusal(text, "refused");
       announce(text);
     },
-    onStatus: (kind) => showStatus(kind === "offline" ? "reconnecting" : kind),
+    onStatus: (kind, why) => showStatus(kind === "offline" ? "reconnecting" : kind, why),
     onOther: (message) => {
       if (message.type === "presence") onPresence(message.here);
     },

@@ -18,7 +18,7 @@ import { Chat, hasChat } from "./chat.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
 import { countDown } from "./seat_links.js";
-import { keepSeat, seatToken, takeSeat } from "./seats.js";
+import { keepSeat, lostWords, seatToken, takeSeat } from "./seats.js";
 import { Voice, hasVoice } from "./voice.js";
 
 const root = document.getElementById("table");
@@ -465,7 +465,7 @@ function openViewer(title, tricks) {
 
 let bannerTimer = null;
 
-function showStatus(status) {
+function showStatus(status, why) {
   const banner = $("banner");
   clearTimeout(bannerTimer);
   if (status === "reconnecting") {
@@ -483,6 +483,7 @@ function showStatus(status) {
     bannerTimer = setTimeout(() => { banner.hidden = true; }, 1500);
   } else if (status === "lost") {
     banner.hidden = true;
+    $("lost").querySelector("p").textContent = t(lostWords("chouine", why));
     // A shared table nobody sat at within its time: say so.
     if (current && current.seated.includes(false)) {
       $("lost").querySelector("p").textContent = t("friend.waiting.expired");
@@ -515,7 +516,7 @@ async function takeOpenSeat() {
     $("full").hidden = false;
     root.dataset.state = "full";
   } else {
-    showStatus("lost");
+    showStatus("lost", taken.code);
   }
   return null;
 }
@@ -562,10 +563,7 @@ async function main() {
   setUpLeave();
   setUpSharing();
   const token = seatToken(tableId) ?? (await takeOpenSeat());
-  if (!token) {
-    if (root.dataset.state !== "full") showStatus("lost");
-    return;
-  }
+  if (!token) return; // the page has said why
   $("hand").addEventListener("keydown", onHandKey);
   trackHandFocus();
   for (const id of ["chooser", "prompt", "viewer", "count", "restart"]) {
@@ -631,7 +629,7 @@ async function main() {
       showRefusal(error.message, FROM_SERVER);
       announce(error.message);
     },
-    onStatus: (status) => showStatus(status === "offline" ? "reconnecting" : status),
+    onStatus: (status, why) => showStatus(status === "offline" ? "reconnecting" : status, why),
     onOther: (message) => {
       if (message.type === "presence") onPresence(message.here);
     },

@@ -56,6 +56,18 @@ export async function takeSeat(tableId, seat = null) {
   return { code: refusal.code ?? "unknown" };
 }
 
+/**
+ * The catalog key that says why this page has no seat at a table of `game`: `why` is the
+ * refusal's code — "not_shared" (a match against the computer: its seat lives in the tab that
+ * started it, and nobody else may take it), "table_gone" or the connection's "gone" (the table
+ * has closed) — or anything else (the plain "not yours or no longer exists").
+ */
+export function lostWords(game, why) {
+  if (why === "not_shared") return `${game}.table.lost.elsewhere`;
+  if (why === "table_gone" || why === "gone") return `${game}.table.lost.gone`;
+  return `${game}.table.lost`;
+}
+
 /** The seat a seat link names (`?seat=<n>` in the page's address), or null. */
 export function linkSeat() {
   const seat = new URLSearchParams(location.search).get("seat");
