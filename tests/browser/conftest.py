@@ -76,6 +76,15 @@ def serving(settings: Settings) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+def console_errors(page: Page) -> list[str]:
+    """The errors ``page`` writes to the browser's console from now on (a failed request shows
+    there), as a list that grows while the page runs."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of a Veillée server (fresh SQLite, no pacing) running for the whole session."""

@@ -20,7 +20,7 @@ from tests.browser.charlemagne_player import (
     open_scripted,
     table_attr,
 )
-from tests.browser.conftest import serving
+from tests.browser.conftest import console_errors, serving
 from tests.conftest import make_settings
 from tests.games.charlemagne.decks import deck_for
 
@@ -398,6 +398,7 @@ async def test_a_computer_match_opened_in_another_tab_says_it_is_played_in_the_t
     table = await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3, lang="fr")
     await decision(page, -1)
     other = await context.new_page()  # a tab of its own: the seat lives in the first one
+    errors = console_errors(other)
     await other.goto(hooked_server + table["url"])
     lost = other.get_by_test_id("table-lost")
     await expect(lost.locator("#lost-text")).to_have_text(
@@ -406,6 +407,7 @@ async def test_a_computer_match_opened_in_another_tab_says_it_is_played_in_the_t
         " navigateur."
     )
     await expect(lost.get_by_role("link", name="Commencer une partie")).to_be_visible()
+    assert errors == []  # foreseen by the page: no seat request failed
     # The first tab still holds its seat.
     await expect(page.get_by_test_id("bid-6")).to_be_enabled()
     await context.close()

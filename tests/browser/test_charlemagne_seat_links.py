@@ -13,6 +13,7 @@ from tests.browser.accessibility import axe_violations
 from tests.browser.charlemagne_friends import PLACES, make_table, open_link
 from tests.browser.charlemagne_player import CHARLEMAGNE_DEAL, open_scripted
 from tests.browser.chouine_page import Server
+from tests.browser.conftest import console_errors
 
 
 async def test_three_seat_links_each_seat_exactly_their_seat(
@@ -55,6 +56,11 @@ async def test_three_seat_links_each_seat_exactly_their_seat(
             "This seat is taken: someone already sits there."
         )
         await expect(other.get_by_test_id("hand")).to_be_hidden()
+        # The page knew the seat was taken: it asked for none, so no request failed.
+        errors = console_errors(other)
+        await other.reload()
+        await expect(other.get_by_test_id("seat-taken")).to_contain_text("This seat is taken")
+        assert errors == []
         # The same browser coming back through its link returns to its seat.
         await partner.reload()
         await expect(partner.get_by_test_id("seat-row-partner")).to_have_attribute(

@@ -17,6 +17,7 @@ from tests.browser.chouine_page import (
     open_computer_table,
     play_a_card,
 )
+from tests.browser.conftest import console_errors
 from veillee.web import i18n
 
 SAID = """(words) => {
@@ -69,11 +70,13 @@ async def test_going_offline_says_reconnecting_once_then_back(
 async def test_a_table_url_that_leads_nowhere_says_there_is_no_table_with_a_way_on(
     live_server: str, page: Page
 ) -> None:
+    errors = console_errors(page)
     await page.goto(live_server + "/chouine/table/no-such-table")
     lost = page.get_by_test_id("table-lost")
     await expect(lost.locator("p").first).to_have_text(
         "There is no table here: it has closed, or the link is wrong."
     )
+    assert errors == []  # foreseen by the page: no seat request failed
     link = lost.get_by_role("link", name="Start a match")
     await expect(link).to_have_attribute("href", "/chouine")
     box = await link.bounding_box()

@@ -9,6 +9,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.chouine_page import open_computer_table, wait_for_decision
+from tests.browser.conftest import console_errors
 
 LOOKS = """cards => cards.map((card) => {
     const after = getComputedStyle(card, '::after');
@@ -233,11 +234,13 @@ async def test_a_computer_match_opened_in_another_tab_or_browser_says_where_it_i
     url = page.url
     elsewhere = await browser.new_context(locale=locale)
     for other in (await context.new_page(), await elsewhere.new_page()):  # a tab, a browser
+        errors = console_errors(other)
         await other.goto(url)
         lost = other.get_by_test_id("table-lost")
         await expect(lost.locator("p").first).to_have_text(said)
         await expect(lost.get_by_role("link", name=start)).to_have_attribute("href", "/chouine")
         await expect(other.get_by_test_id("hand")).to_be_hidden()
+        assert errors == []  # the page knew: it asked for no seat, so no request failed
     # The tab that started it plays on.
     await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
     await elsewhere.close()

@@ -8,6 +8,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.accessibility import axe_violations
+from tests.browser.conftest import console_errors
 from tests.browser.friend_table import make_shared_table, open_link, play_until, table_state
 
 
@@ -38,6 +39,11 @@ async def test_two_friends_play_a_best_of_3_match_through_the_link(
             "href", "/chouine"
         )
         await expect(third.get_by_test_id("hand")).to_be_hidden()
+        # The page knew the table was full: it asked for no seat, so no request failed.
+        errors = console_errors(third)
+        await third.reload()
+        await expect(full).to_contain_text("This table is full")
+        assert errors == []
         # The friend's seat is seat 1, and its token is kept for the resume list.
         assert (
             await friend.evaluate(

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 import httpx
 from fastapi import FastAPI
 from httpx_ws import aconnect_ws
 
-from tests.web.sockets import client, receive
+from tests.web.sockets import client, new_table, receive
 from tests.web.test_shared_table_socket import hello
 from tests.web.test_table_api import refusal
 from veillee.games import find
@@ -117,3 +118,37 @@ async def test_after_a_restart_the_computer_seats_of_a_shared_table_play_on(
             pass
         assert state["version"] > stopped
         assert state["view"]["deal"]["bids"][-1]["seat"] in (1, 3)
+
+
+async def seat_refusal_on_page(c: httpx.AsyncClient, url: str) -> str:
+    """The ``data-seat-refusal`` the table page at ``url`` is served with."""
+    page = await c.get(url)
+    assert page.status_code == 200
+    found = re.search(r'data-seat-refusal="([a-z_]*)"', page.text)
+    assert found is not None
+    return found.group(1)
+
+
+async def test_a_table_page_carries_what_a_seat_request_would_be_refused_with(
+    app: FastAPI,
+) -> None:
+    """The page foresees the seats request's answer, so that a browser without a token is not
+    sent to ask for a seat it cannot have: the same reason, from the same rule."""
+    async with client(app) as c:
+        assert await seat_refusal_on_page(c, "/charlemagne/table/made-up") == "table_gone"
+        computer = await new_table(c)
+        assert await seat_refusal_on_page(c, computer["url"]) == "not_shared"
+        seats = f"/api/tables/{computer['table_id']}/seats"
+        assert refusal(await c.post(seats)) == (409, "not_shared")
+        host = await new_four(c)
+        url = host["url"]
+        assert await seat_refusal_on_page(c, url) == ""
+        assert await seat_refusal_on_page(c, f"{url}?seat=2") == ""
+        assert await seat_refusal_on_page(c, f"{url}?seat=0") == "seat_taken"
+        assert await seat_refusal_on_page(c, f"{url}?seat=9") == "bad_seat"
+        seats = f"/api/tables/{host['table_id']}/seats"
+        for seat in (1, 2, 3):
+            assert (await c.post(seats, json={"seat": seat})).status_code == 201
+        assert await seat_refusal_on_page(c, url) == "table_full"
+        assert refusal(await c.post(seats)) == (409, "table_full")
+        assert await seat_refusal_on_page(c, f"{url}?seat=2") == "seat_taken"

@@ -334,14 +334,9 @@ class TableService:
         for _ in range(JOIN_RETRIES):
             record = await self.load(table_id)
             doc = TableDoc.from_data(record.data)
-            if not doc.shared:
-                raise Refusal("not_shared")
-            if seat is not None and not 0 <= seat < len(doc.seats):
-                raise Refusal("bad_seat")
-            if seat is not None and seat not in doc.open:
-                raise Refusal("seat_taken")
-            if not doc.open:
-                raise Refusal("table_full")
+            refusal = doc.seat_refusal(seat)
+            if refusal is not None:
+                raise Refusal(refusal)
             taken = doc.open[0] if seat is None else seat
             seated = replace(doc, open=tuple(s for s in doc.open if s != taken)).to_data()
             token = secrets.token_urlsafe(24)
@@ -414,6 +409,17 @@ class TableService:
         if not TableDoc.from_data(record.data).demo:
             return False
         return await self.live.delete(table_id)
+
+    async def seat_refusal(self, table_id: str, seat: int | None = None) -> str | None:
+        """What :meth:`join` would refuse now (``table_gone``, or a reason of
+        :meth:`TableDoc.seat_refusal`), or ``None`` when the seat is open; changes nothing. A
+        table page asks this first, so that a browser is not sent to ask for a seat it cannot
+        have."""
+        try:
+            record = await self.load(table_id)
+        except Refusal as refused:
+            return refused.reason
+        return TableDoc.from_data(record.data).seat_refusal(seat)
 
     async def load(self, table_id: str) -> Record:
         """The table as stored now. Raises Refusal("table_gone")."""

@@ -102,17 +102,30 @@ async def how_to_page(request: Request, game: str) -> HTMLResponse:
     )
 
 
+def link_seat(request: Request) -> int | None:
+    """The seat a seat link names (``?seat=<n>``, one or two digits, as the page reads it in
+    ``static/table/seats.js``), or None."""
+    seat = request.query_params.get("seat", "")
+    return int(seat) if seat.isascii() and seat.isdigit() and len(seat) <= 2 else None
+
+
 @router.get("/{game}/table/{table_id}", response_class=HTMLResponse)
 async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse:
-    """The table page of ``game``; the script finds its seat token in sessionStorage."""
+    """The table page of ``game``; the script finds its seat token in this browser's storage.
+    For a browser holding none, the page carries what a seat request would be refused with now
+    (``data-seat-refusal``: ``table_gone``, ``not_shared``, ``table_full``, ``seat_taken``,
+    ``bad_seat``; empty while the seat is open), so that it says so without asking: a refusal
+    it could foresee would show in the browser's console as a failed request."""
     if not playable(game):
         raise HTTPException(404)
     settings = request.app.state.settings
+    refusal = await _service(request.app).seat_refusal(table_id, link_seat(request))
     return render(
         request,
         f"{game}_table.html",
         game=game,
         table_id=table_id,
+        seat_refusal=refusal or "",
         bot_delay_ms=settings.bot_delay_ms,
         trick_pause_ms=settings.trick_pause_ms,
     )

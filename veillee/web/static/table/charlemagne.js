@@ -336,7 +336,7 @@ function onPresence(seats) {
 /** No seat here yet: take the one this link names (or the lowest open one); the token, or null
  * once the page has said why not. */
 async function sitDown() {
-  const taken = await takeSeat(tableId, linkSeat());
+  const taken = await takeSeat(tableId, linkSeat(), root.dataset.seatRefusal);
   if (taken.token) return taken.token;
   if (taken.code === "seat_taken" || taken.code === "table_full") {
     $("taken-text").textContent = words.t(taken.code === "seat_taken" ? "seats.taken" : "seats.full");

@@ -18,7 +18,7 @@ import { Chat, hasChat } from "./chat.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
 import { countDown } from "./seat_links.js";
-import { keepSeat, lostWords, seatToken, takeSeat } from "./seats.js";
+import { keepSeat, linkSeat, lostWords, seatToken, takeSeat } from "./seats.js";
 import { Voice, hasVoice } from "./voice.js";
 
 const root = document.getElementById("table");
@@ -510,7 +510,7 @@ function restartAs(bestOf) {
 // No seat here yet: this is a shared table's link. Take its open seat (seats.js keeps the
 // token in localStorage), or say the table is full, or gone.
 async function takeOpenSeat() {
-  const taken = await takeSeat(tableId);
+  const taken = await takeSeat(tableId, linkSeat(), root.dataset.seatRefusal);
   if (taken.token) return taken.token;
   if (taken.code === "table_full") {
     $("full").hidden = false;

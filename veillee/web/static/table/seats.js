@@ -35,8 +35,11 @@ export function sharedSeats() {
  * names, or (null: the table's plain link) at its lowest open seat. The token is kept in
  * localStorage. Resolves to {token} once seated, else {code}: the refusal's code
  * ("seat_taken", "table_full", "table_gone", …) or "offline" when the request failed.
+ * `foreseen` is the refusal the page was served with (its `data-seat-refusal`): when there is
+ * one, nothing is asked (a refused request shows in the console as a failed one).
  */
-export async function takeSeat(tableId, seat = null) {
+export async function takeSeat(tableId, seat = null, foreseen = "") {
+  if (foreseen) return { code: foreseen };
   let response;
   try {
     response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, {
