@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from playwright.async_api import Browser, Dialog, Page, WebSocketRoute, expect
 
+import veillee.tables.chat as chat_limits
 from tests.browser.accessibility import axe_violations
 from tests.browser.conftest import PHONE
 from veillee.tables.chat import KEPT
@@ -227,5 +229,36 @@ async def test_a_page_open_all_evening_shows_the_newest_kept_lines(
         await expect(texts).to_have_count(KEPT)
         await expect(texts.first).to_have_text(f"line {said - KEPT + 1}")
         await expect(texts.last).to_have_text(f"line {said}")
+    finally:
+        await ctx.close()
+
+
+async def test_the_page_takes_the_chats_numbers_from_the_server(
+    browser: Browser, hooked_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The longest line and the lines kept are the server's (veillee/tables/chat.py), carried
+    by the table page: set otherwise there, the page follows, with no copy of its own."""
+    monkeypatch.setattr(chat_limits, "KEPT", 7)
+    monkeypatch.setattr(chat_limits, "MAX_CHARS", 20)
+    ctx = await browser.new_context(locale="en-GB")
+    try:
+        page = await ctx.new_page()
+        table = await people_table(page, hooked_server)
+        await sit(page, hooked_server, table, 0)
+        friend = await ctx.new_page()
+        await sit(friend, hooked_server, table, 1)
+        box = page.get_by_test_id("chat-input")
+        assert await box.evaluate("input => input.maxLength") == 20
+        await box.fill("x" * 30)  # typed past the limit: the field holds 20
+        await expect(box).to_have_value("x" * 20)
+        await box.fill("")
+        for n in range(1, 11):  # five lines each (a seat may say 5 in 10 seconds)
+            speaker = friend if n % 2 else page
+            await say(speaker, f"line {n}")
+            await expect(chat_texts(speaker).last).to_have_text(f"line {n}")
+        texts = chat_texts(page)
+        await expect(texts).to_have_count(7)
+        await expect(texts.first).to_have_text("line 4")
+        await expect(texts.last).to_have_text("line 10")
     finally:
         await ctx.close()

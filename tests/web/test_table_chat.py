@@ -211,3 +211,14 @@ async def test_no_chat_without_a_seat_at_a_table_of_people(app: FastAPI) -> None
             error = await receive(alone, "error")
             assert (error["code"], error["client_id"]) == ("chat_closed", "a1")
     assert await app.state.chat.lines_since(record.id, 0) == []
+
+
+@pytest.mark.parametrize("game", ["chouine", "charlemagne"])
+async def test_the_table_page_carries_the_chats_numbers(app: FastAPI, game: str) -> None:
+    """The page's chat takes the longest line and the lines kept from the page, which has
+    them from veillee/tables/chat.py: 500 characters, 100 lines."""
+    table_id, _ = await people_table(app, game)
+    async with client(app) as c:
+        page = await c.get(f"/{game}/table/{table_id}")
+    assert (MAX_CHARS, KEPT) == (500, 100)
+    assert 'data-chat-max-chars="500" data-chat-kept="100"' in page.text

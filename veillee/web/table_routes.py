@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from prometheus_client import Counter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
+import veillee.tables.chat as chat_limits
 from veillee.games import names
 from veillee.store import Commit, Record
 from veillee.tables import (
@@ -115,7 +116,9 @@ async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse
     For a browser holding none, the page carries what a seat request would be refused with now
     (``data-seat-refusal``: ``table_gone``, ``not_shared``, ``table_full``, ``seat_taken``,
     ``bad_seat``; empty while the seat is open), so that it says so without asking: a refusal
-    it could foresee would show in the browser's console as a failed request."""
+    it could foresee would show in the browser's console as a failed request. It also carries
+    the chat's numbers (``data-chat-max-chars``, ``data-chat-kept``: :mod:`veillee.tables.chat`),
+    which the page's chat uses and never copies."""
     if not playable(game):
         raise HTTPException(404)
     settings = request.app.state.settings
@@ -126,6 +129,8 @@ async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse
         game=game,
         table_id=table_id,
         seat_refusal=refusal or "",
+        chat_max_chars=chat_limits.MAX_CHARS,
+        chat_kept=chat_limits.KEPT,
         bot_delay_ms=settings.bot_delay_ms,
         trick_pause_ms=settings.trick_pause_ms,
     )

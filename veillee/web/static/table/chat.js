@@ -9,10 +9,15 @@
 // closing and counting move nothing on the table (shared/UI.md, nothing moves under the finger).
 
 const DESKTOP = "(min-width: 1000px)";
-const MAX_CHARS = 500; // the server's limit (veillee/tables/chat.py); it judges, this only helps
-// The lines a table's chat keeps (veillee/tables/chat.py KEPT): a page open all evening shows the
-// newest ones too, and lets the older go.
-const KEPT = 100;
+
+/** The chat's two numbers, as the server set them in the table page (veillee/tables/chat.py,
+ * the one source): `maxChars`, the longest line (the server judges; the input only helps), and
+ * `kept`, the lines a table's chat keeps (a page open all evening shows the newest ones too,
+ * and lets the older go). */
+function limits() {
+  const table = document.getElementById("table").dataset;
+  return { maxChars: Number(table.chatMaxChars), kept: Number(table.chatKept) };
+}
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -45,7 +50,7 @@ export class Chat {
    * page's seat; seatName(seat): how the page calls a seat ("Partner", "Your friend").
    */
   constructor({ conn, t, lang, tableId, seat, seatName }) {
-    Object.assign(this, { conn, t, seat, seatName });
+    Object.assign(this, { conn, t, seat, seatName }, limits());
     this.lastSeq = 0; // the newest line shown
     this.readKey = `veillee.chat.read.${tableId}`;
     this.readSeq = Number(this.stored(this.readKey) || 0); // the newest line seen, kept over reloads
@@ -99,7 +104,7 @@ export class Chat {
     this.notice.setAttribute("role", "status");
     const form = el("form", "chat-form");
     this.input = el("input", "chat-input");
-    Object.assign(this.input, { type: "text", maxLength: MAX_CHARS, autocomplete: "off" });
+    Object.assign(this.input, { type: "text", maxLength: this.maxChars, autocomplete: "off" });
     this.input.placeholder = t("chat.placeholder");
     this.input.dataset.testid = "chat-input";
     this.input.setAttribute("aria-label", t("chat.input"));
@@ -163,8 +168,8 @@ export class Chat {
       this.list.append(this.lineItem(line));
       if (line.seat !== this.seat && line.seq > this.readSeq) this.unread += 1;
     }
-    while (this.list.children.length > KEPT) this.list.firstElementChild.remove();
-    this.unread = Math.min(this.unread, KEPT); // no more unread lines than the page shows
+    while (this.list.children.length > this.kept) this.list.firstElementChild.remove();
+    this.unread = Math.min(this.unread, this.kept); // no more unread lines than the page shows
     this.empty.hidden = this.lastSeq > 0;
     if (atBottom || this.visible()) this.list.scrollTop = this.list.scrollHeight;
     if (this.visible()) this.markRead();
