@@ -12,6 +12,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
+from tests.browser import charlemagne_friends
 from tests.browser.charlemagne_player import NUMBER_DEAL, open_scripted, play_hand
 from tests.browser.chouine_page import Server, open_menu, play_a_card
 from tests.browser.friend_table import make_shared_table, open_link, table_state
@@ -184,12 +185,25 @@ async def test_a_charlemagne_tables_resume_entry_shows_its_score(
     assert re.fullmatch(r"Us \d+ – \d+ Them", score) and score != "Us 0 – 0 Them", score
     us, them = re.findall(r"\d+", score)
     # The home page's resume list says the table's score as the table does, in each language.
+    # The turn line is in Charlemagne's words too: the hand, not the partie.
     await page.goto(hooked_server + "/")
     item = page.get_by_test_id("resume-item")
     await expect(item).to_have_count(1)
     await expect(item).to_contain_text("Charlemagne")
     await expect(item.locator(".resume-score")).to_have_text(score)
+    await expect(item.locator(".resume-turn")).to_have_text("The hand is over")
     await page.goto(f"{hooked_server}/lang/fr?next=/")
-    await expect(page.get_by_test_id("resume-item").locator(".resume-score")).to_have_text(
-        f"Nous {us} – {them} Eux"
-    )
+    item = page.get_by_test_id("resume-item")
+    await expect(item.locator(".resume-score")).to_have_text(f"Nous {us} – {them} Eux")
+    await expect(item.locator(".resume-turn")).to_have_text("La donne est finie")
+
+
+async def test_a_charlemagne_table_waiting_for_its_seats_says_so_in_its_words(
+    live_server: str, page: Page
+) -> None:
+    await charlemagne_friends.make_table(page, live_server)
+    await page.goto(live_server + "/")
+    turn = page.get_by_test_id("resume-item").locator(".resume-turn")
+    await expect(turn).to_have_text("Waiting for the table to fill")
+    await page.goto(f"{live_server}/lang/fr?next=/")
+    await expect(turn).to_have_text("En attente des autres joueurs")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from veillee.games import names
 from veillee.web import i18n
 
 CATALOGS = Path(i18n.__file__).parent / "i18n"
@@ -83,3 +84,18 @@ def test_english_never_makes_a_side_of_two_a_singular_subject(area: str) -> None
     assert wrong == {}
     assert SINGULAR_VERB.findall("{side} wins {a}–{b}") == [("side", "wins")]
     assert SINGULAR_VERB.findall("Won by {side}, {a}–{b}") == []
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_resume_list_has_each_games_own_words(lang: str) -> None:
+    """The home page's resume list says each table's score and where it is in its game's
+    words (static/table/resume.js): a key of each for every game of the registry."""
+    catalog = i18n.catalog(lang)
+    situations = ("score", "your_turn", "their_turn", "seating", "deal_over", "match_over")
+    missing = [
+        f"friend.resume.{situation}.{game}"
+        for game in names()
+        for situation in situations
+        if f"friend.resume.{situation}.{game}" not in catalog
+    ]
+    assert missing == []

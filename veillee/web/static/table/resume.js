@@ -17,12 +17,15 @@ function span(className, text) {
   return node;
 }
 
+/** Where the table is, in its game's own words (`friend.resume.<situation>.<game>`: your
+ * friend and the partie at Chouine, the table and the hand at Charlemagne). */
 function turnText(summary, t) {
-  const match = summary.match;
-  if (summary.seated.includes(false)) return t("friend.resume.seating");
-  if (match.over) return t("friend.resume.match_over");
-  if (summary.to_act === null) return t("friend.resume.partie_over");
-  return summary.to_act === summary.seat ? t("friend.resume.your_turn") : t("friend.resume.their_turn");
+  let situation;
+  if (summary.seated.includes(false)) situation = "seating";
+  else if (summary.match.over) situation = "match_over";
+  else if (summary.to_act === null) situation = "deal_over";
+  else situation = summary.to_act === summary.seat ? "your_turn" : "their_turn";
+  return t(`friend.resume.${situation}.${summary.game}`);
 }
 
 function timeLeft(expiresAt, t) {
