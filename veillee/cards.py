@@ -18,7 +18,8 @@ import functools
 import math
 import random
 from collections.abc import Sequence
-from typing import TypeVar
+from operator import itemgetter
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -78,6 +79,11 @@ def shuffled(pack: Sequence[T], rng: random.Random) -> list[T]:
     independent of the others, so the ``n - 1`` swaps are exactly those of a Fisher–Yates
     shuffle, for one call to the generator instead of ``n - 1``.
 
+    (The swaps go two by two, both digits read from one table, and the draw is cut first into
+    pieces below 2**30, so no digit divides the whole draw; the last swaps, among the bottom
+    few cards, are one reordering read from a table. The order is the one the swaps one by one
+    give: a seed deals the same deck.)
+
     >>> sorted(shuffled("ABCDE", random.Random(1))) == list("ABCDE")
     True
     """
@@ -87,10 +93,77 @@ def shuffled(pack: Sequence[T], rng: random.Random) -> list[T]:
     draw = rng.getrandbits(bits)
     while draw >= count:
         draw = rng.getrandbits(bits)
-    for i in range(len(deck) - 1, 0, -1):
-        draw, j = divmod(draw, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    pieces, bottom, orders = _swap_plan(len(deck))
+    for radix, pairs in pieces:
+        draw, piece = divmod(draw, radix)
+        for i, h, pair_radix, digits in pairs:
+            j, k = digits[piece % pair_radix]
+            piece //= pair_radix
+            deck[i], deck[j] = deck[j], deck[i]
+            deck[h], deck[k] = deck[k], deck[h]
+    if orders:
+        deck[:bottom] = orders[draw](deck)
     return deck
+
+
+_Pair = tuple[int, int, int, tuple[tuple[int, int], ...]]
+
+
+@functools.cache
+def _swap_plan(
+    n: int,
+) -> tuple[tuple[tuple[int, tuple[_Pair, ...]], ...], int, tuple[itemgetter[Any], ...]]:
+    """How :func:`shuffled` reads a draw below ``n!`` for ``n`` cards.
+
+    Returns ``(pieces, bottom, orders)``. The swaps of positions ``n - 1`` down to ``bottom``
+    go by pairs ``(i, i - 1, (i + 1) * i, digits)``: ``digits[r]`` are the swap partners of
+    ``i`` and ``i - 1`` read from ``r``, the draw's next digits below ``(i + 1) * i``. The pairs
+    are grouped in ``pieces`` ``(radix, pairs)``, ``radix`` the product of the pairs' radices
+    (below 2**30). What is left of the draw (below ``bottom!``) then picks the reordering of
+    the bottom ``bottom`` cards the remaining swaps make (``orders``, empty when they make
+    none).
+    """
+    bottom = min(n, 6 if n % 2 == 0 else 5)
+    pieces: list[tuple[int, tuple[_Pair, ...]]] = []
+    i = n - 1
+    while i > bottom:
+        pairs: list[_Pair] = []
+        radix = 1
+        while i > bottom and (not pairs or radix * (i + 1) * i < 1 << 30):
+            pairs.append((i, i - 1, (i + 1) * i, _pair_digits(i)))
+            radix *= (i + 1) * i
+            i -= 2
+        pieces.append((radix, tuple(pairs)))
+    return tuple(pieces), bottom, _bottom_orders(bottom)
+
+
+@functools.cache
+def _pair_digits(i: int) -> tuple[tuple[int, int], ...]:
+    """The swap partners of positions ``i`` and ``i - 1`` by the two digits' value below
+    ``(i + 1) * i`` (each pair of partners one tuple, shared by every position)."""
+    return tuple(
+        _PARTNERS.setdefault(pair, pair)
+        for pair in ((r % (i + 1), r // (i + 1)) for r in range((i + 1) * i))
+    )
+
+
+_PARTNERS: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+@functools.cache
+def _bottom_orders(bottom: int) -> tuple[itemgetter[Any], ...]:
+    """``orders[rest]``: the bottom ``bottom`` cards as the swaps of positions ``bottom - 1``
+    down to 1 leave them, the digits read from ``rest`` (below ``bottom!``); empty for one
+    card or none."""
+    orders: list[itemgetter[Any]] = []
+    if bottom > 1:
+        for rest in range(_orderings(bottom)):
+            order = list(range(bottom))
+            for i in range(bottom - 1, 0, -1):
+                rest, j = divmod(rest, i + 1)
+                order[i], order[j] = order[j], order[i]
+            orders.append(itemgetter(*order))
+    return tuple(orders)
 
 
 @functools.cache
