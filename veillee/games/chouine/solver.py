@@ -668,7 +668,9 @@ def solve_last_draw(pos: LastDraw, *, exact: bool = False) -> dict[tuple[str, st
             mc, fc, True, mine2, theirs2, my_d, their_d, worlds[i], lo - base, hi - base
         )
 
-    best_total = floor * len(worlds)
+    # Each lead, with each world bounded by what the other seat's first answer gives (searched
+    # exactly): the value in a world is at most that.
+    leads = []
     for mc in _ordered(pos.mine):
         # Answers that take the trick tend to hurt most: first.
         orders = [
@@ -678,44 +680,50 @@ def solve_last_draw(pos: LastDraw, *, exact: bool = False) -> dict[tuple[str, st
         ]
         for kind, points, my_d in declaration_choices(pos.mine, mc, pos.my_declared, trump):
             if kind == "chouine":
-                out[(code(mc), kind)] = float(utility(CHOUINE))
-                best_total = max(best_total, len(worlds) * utility(CHOUINE))
-                continue
-            # The value in each world is at most what the first answer gives (exact): an
-            # upper bound for each world, so that later worlds can be cut short (below).
-            uppers = [
-                answered(i, order[0], mc, points, my_d, floor, ceiling)
-                for i, order in enumerate(orders)
-            ]
-            rest_upper = sum(utility(u) for u in uppers)
-            total = 0
-            proven_worse = False
-            for i, order in enumerate(orders):
-                rest_upper -= utility(uppers[i])
-                # At or below this difference in world i, the total cannot reach the best one:
-                # the other seat's answers are searched no further than that.
-                alpha = (
-                    floor
-                    if exact
-                    else max(floor, needed_difference(best_total - total - rest_upper) - 1)
-                )
-                worst = uppers[i]
-                if worst > alpha:
-                    for j in order[1:]:
-                        d = answered(i, j, mc, points, my_d, alpha, worst)
-                        if d < worst:
-                            worst = d
-                            if worst <= alpha:
-                                break
-                total += utility(worst)
-                if worst <= alpha:
-                    # An upper bound of the total, below the best one.
-                    total += rest_upper
-                    proven_worse = True
-                    break
-            if not proven_worse:
-                best_total = max(best_total, total)
-            out[(code(mc), kind)] = total / len(worlds)
+                uppers = [CHOUINE] * len(worlds)
+            else:
+                uppers = [
+                    answered(i, order[0], mc, points, my_d, floor, ceiling)
+                    for i, order in enumerate(orders)
+                ]
+            leads.append((sum(utility(u) for u in uppers), mc, kind, points, my_d, orders, uppers))
+            out[(code(mc), kind)] = 0.0  # (the keys in the order of the plays)
+    # The most promising leads first: the best total found early cuts the others short. In each
+    # world the other seat's answers are searched no lower than the difference at or below which
+    # the lead's total could no longer reach the best so far (the later worlds counted at their
+    # bounds); a lead stopped there is given that bound, below the best.
+    leads.sort(key=lambda lead: -lead[0])
+    best_total = floor * len(worlds)
+    for rest_upper, mc, kind, points, my_d, orders, uppers in leads:
+        if kind == "chouine":
+            best_total = max(best_total, rest_upper)
+            out[(code(mc), kind)] = rest_upper / len(worlds)
+            continue
+        total = 0
+        proven_worse = False
+        for i, order in enumerate(orders):
+            rest_upper -= utility(uppers[i])
+            alpha = (
+                floor
+                if exact
+                else max(floor, needed_difference(best_total - total - rest_upper) - 1)
+            )
+            worst = uppers[i]
+            if worst > alpha:
+                for j in order[1:]:
+                    d = answered(i, j, mc, points, my_d, alpha, worst)
+                    if d < worst:
+                        worst = d
+                        if worst <= alpha:
+                            break
+            total += utility(worst)
+            if worst <= alpha:
+                total += rest_upper
+                proven_worse = True
+                break
+        if not proven_worse:
+            best_total = max(best_total, total)
+        out[(code(mc), kind)] = total / len(worlds)
     return out
 
 
