@@ -23,7 +23,9 @@ contains every card of the smaller ones, so the search plays each card with its 
 Trick 11 (``solve_last_draw``): the talon then holds one face-down card and the turn-up, so the
 unseen cards are the other hand plus that one card. For each card it can be, tricks 11–16 are
 searched exactly (every declaration option in trick 11, where declaring early may not pay), and
-each of my plays is rated by its average :func:`utility` over those cases.
+each of my plays is rated by its average :func:`utility` over those cases. The best rating and
+any equal to it are exact; a lead proven below a lead already rated is stopped early and rated
+by an upper bound, itself below that rating.
 
 >>> e = Endgame.from_cards("H", ["AH", "7S"], ["TH", "8S"], i_lead=True)
 >>> s = solve(e)
