@@ -365,7 +365,8 @@ def test_last_draw_values_average_the_engine_minimax_over_the_talon_card(leading
         seat = state.to_act
         assert seat is not None
         obs = chouine.observation(state, seat)
-        values = solver.solve_last_draw(solver.last_draw_from_observation(obs))
+        position = solver.last_draw_from_observation(obs)
+        values = solver.solve_last_draw(position, exact=True)
         actions = chouine.legal_actions(state)
         assert {(a.card, a.declaration) for a in actions} == set(values)
         for action in actions:
@@ -390,3 +391,22 @@ def test_a_hand_facing_the_trump_chouine_still_gets_a_card() -> None:
     solution = solve(endgame)
     assert solution.card == "7S" and solution.value < -CHOUINE
     assert set(solution.values) == {"KH", "JC", "9C", "9S", "7S"}
+
+
+@pytest.mark.parametrize("leading", [False, True])
+def test_last_draw_rates_the_best_plays_exactly_and_the_others_below_them(leading: bool) -> None:
+    # A play proven worse than one already rated may get an upper bound instead of its value:
+    # the best value and every play equal to it stay exact, and each bound lies below the best.
+    for state in trick11_states(31, 12, leading):
+        seat = state.to_act
+        assert seat is not None
+        position = solver.last_draw_from_observation(chouine.observation(state, seat))
+        exact = solver.solve_last_draw(position, exact=True)
+        values = solver.solve_last_draw(position)
+        best = max(exact.values())
+        assert max(values.values()) == best
+        assert {k for k, v in values.items() if v == best} == {
+            k for k, v in exact.items() if v == best
+        }
+        for key, value in values.items():
+            assert value == exact[key] or exact[key] <= value < best

@@ -181,13 +181,13 @@ def beats(lead: int, follow: int, trump: int) -> bool:
     return follow >> 3 == trump
 
 
-_BEATEN_BY: tuple[tuple[int, ...], ...] = tuple(
+BEATEN_BY: tuple[tuple[int, ...], ...] = tuple(
     tuple(
         sum(1 << follow for follow in range(32) if beats(lead, follow, trump)) for lead in range(32)
     )
     for trump in range(4)
 )
-"""``_BEATEN_BY[trump][lead]``: the mask of the cards that win against ``lead`` (made from
+"""``BEATEN_BY[trump][lead]``: the mask of the cards that win against ``lead`` (made from
 :func:`beats`; in CPython a lookup costs less than a shift)."""
 
 
@@ -1049,7 +1049,7 @@ def apply(state: State, action: Action) -> State:
     else:
         lead = trick[0]
         # The trick is complete (§4.1): the winner takes it and leads the next one.
-        to_act = seat if _BEATEN_BY[trump][lead] & bit else leader
+        to_act = seat if BEATEN_BY[trump][lead] & bit else leader
         trick = ()
         if k < 12:
             # Tricks 1–11 (§4.2): the winner draws the top card, the loser the next one (at

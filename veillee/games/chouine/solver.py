@@ -23,7 +23,9 @@ contains every card of the smaller ones, so the search plays each card with its 
 Trick 11 (``solve_last_draw``): the talon then holds one face-down card and the turn-up, so the
 unseen cards are the other hand plus that one card. For each card it can be, tricks 11–16 are
 searched exactly (every declaration option in trick 11, where declaring early may not pay), and
-each of my plays is rated by its average :func:`utility` over those cases.
+each of my plays is rated by its average :func:`utility` over those cases. The best rating and
+any equal to it are exact; a lead proven below a lead already rated is stopped early and rated
+by an upper bound, itself below that rating.
 
 >>> e = Endgame.from_cards("H", ["AH", "7S"], ["TH", "8S"], i_lead=True)
 >>> s = solve(e)
@@ -39,6 +41,7 @@ from typing import Any
 
 from veillee.games.chouine import rules
 from veillee.games.chouine.rules import (
+    BEATEN_BY,
     DIX_DE_DER,
     KINDS,
     POINTS,
@@ -163,12 +166,19 @@ def _ordered(mask: int) -> tuple[int, ...]:
 class _Search:
     """Alpha-beta over whole tricks, fail-soft, with a transposition table keyed on both hands
     and both declaration masks (the future does not depend on the past score). Values are in the
-    leader's point of view (leader minus follower, points still to come)."""
+    leader's point of view (leader minus follower, points still to come).
+
+    Positions of two cards each get their exact value (:meth:`pair`), kept apart: they are the
+    most frequent, cheap to search whole, and an exact value serves any window. What a hand can
+    play (:meth:`_moves`) and answer (:meth:`_replies`) is worked out once per search."""
 
     def __init__(self, trump: int) -> None:
         self.trump = trump
+        self.beaten_by = BEATEN_BY[trump]
         self.table: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
-        self.replies: dict[tuple[int, int, int], tuple[tuple[int, int, int, bool, int], ...]] = {}
+        self.pairs: dict[tuple[int, int, int, int], int] = {}
+        self.moves: dict[tuple[int, int], tuple[tuple[int, int, int, int, int], ...]] = {}
+        self.replies: dict[tuple[int, int, int], tuple[tuple[int, int, int, int, int], ...]] = {}
         self.nodes = 0
 
     def lead_trick_12(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
@@ -186,13 +196,11 @@ class _Search:
         """Future value for the leader with hands ``hl``/``hf`` of four cards or fewer and
         declarations ``dl``/``df``."""
         self.nodes += 1
-        trump = self.trump
-        if not hl & (hl - 1):
-            # Last trick: one card each, nothing left to declare with; dix de der to its winner.
-            lc = hl.bit_length() - 1
-            fc = hf.bit_length() - 1
-            pts = POINTS[lc] + POINTS[fc] + DIX_DE_DER
-            return -pts if beats(lc, fc, trump) else pts
+        if hl.bit_count() <= 2:
+            if not hl & (hl - 1):
+                return self.last_trick(hl.bit_length() - 1, hf.bit_length() - 1)
+            found = self.pairs.get((hl, hf, dl, df))
+            return self.pair(hl, hf, dl, df) if found is None else found
         key = (hl, hf, dl, df)
         entry = self.table.get(key)
         first = -1
@@ -210,11 +218,11 @@ class _Search:
         alpha0, beta0 = alpha, beta
         best = -CHOUINE - 1
         best_card = -1
-        leads = _ordered(hl)
-        if first >= 0 and leads[0] != first:
-            leads = (first, *(c for c in leads if c != first))
-        for lc in leads:
-            worst = self.answer(hl, hf, dl, df, lc, alpha, beta)
+        moves = self.moves.get((hl, dl)) or self._moves(hl, dl)
+        if first >= 0 and moves[0][0] != first:
+            moves = (*(m for m in moves if m[0] == first), *(m for m in moves if m[0] != first))
+        for lc, _, hl2, pl, dl2 in moves:
+            worst = self.answer_with(hf, df, lc, hl2, pl, dl2, alpha, beta)
             if worst > best:
                 best = worst
                 best_card = lc
@@ -240,22 +248,53 @@ class _Search:
     def answer(self, hl: int, hf: int, dl: int, df: int, lc: int, alpha: int, beta: int) -> int:
         """The leader's value of leading ``lc`` from ``hl`` (its best declaration included), the
         follower answering as well as it can; fail-soft outside ``(alpha, beta)``."""
-        trump = self.trump
-        hl2 = hl & ~(1 << lc)
-        if not hl2:
-            # The last trick, one card each: no combination, the dix de der to its winner.
-            fc = hf.bit_length() - 1
-            pts = POINTS[lc] + POINTS[fc] + DIX_DE_DER
-            return -pts if beats(lc, fc, trump) else pts
-        # (testing the rank before the call spares the search a call for low cards)
-        if lc & 7 >= _JACK:
-            _, pl, dl2 = _declare(hl, lc, dl, trump)
-        else:
-            pl, dl2 = 0, dl
+        for c, _, hl2, pl, dl2 in self.moves.get((hl, dl)) or self._moves(hl, dl):
+            if c == lc:
+                return self.answer_with(hf, df, lc, hl2, pl, dl2, alpha, beta)
+        raise ValueError("the card is not in the leader's hand")
+
+    def answer_with(
+        self, hf: int, df: int, lc: int, hl2: int, pl: int, dl2: int, alpha: int, beta: int
+    ) -> int:
+        """:meth:`answer` with the lead already played: the leader's hand ``hl2`` after it,
+        ``pl`` the points of its declaration and ``dl2`` its declarations after."""
         worst = CHOUINE + 1
-        replies = self.replies.get((hf, df, lc))
-        if replies is None:
-            replies = self._replies(hf, df, lc)
+        replies = self.replies.get((hf, df, lc)) or self._replies(hf, df, lc)
+        if not hl2:
+            # This is the last trick: no combination left to declare, the dix de der.
+            _, _, _, wins, pts = replies[0]
+            return -pts - DIX_DE_DER if wins else pts + DIX_DE_DER
+        if not hl2 & (hl2 - 1):
+            # One card each after this trick: the last one.
+            lc2 = hl2.bit_length() - 1
+            for hf2, pf, _, wins, pts in replies:
+                if wins:
+                    v = pl - pf - pts - self.last_trick(hf2.bit_length() - 1, lc2)
+                else:
+                    v = pl - pf + pts + self.last_trick(lc2, hf2.bit_length() - 1)
+                if v < worst:
+                    worst = v
+                    if worst <= alpha:
+                        break
+            return worst
+        if hl2.bit_count() == 2:
+            pairs = self.pairs
+            for hf2, pf, df2, wins, pts in replies:
+                if wins:
+                    p = pairs.get((hf2, hl2, df2, dl2))
+                    if p is None:
+                        p = self.pair(hf2, hl2, df2, dl2)
+                    v = pl - pf - pts - p
+                else:
+                    p = pairs.get((hl2, hf2, dl2, df2))
+                    if p is None:
+                        p = self.pair(hl2, hf2, dl2, df2)
+                    v = pl - pf + pts + p
+                if v < worst:
+                    worst = v
+                    if worst <= alpha:
+                        break
+            return worst
         for hf2, pf, df2, wins, pts in replies:
             bound = beta if beta < worst else worst
             if wins:
@@ -270,21 +309,54 @@ class _Search:
                     break
         return worst
 
-    def _replies(self, hf: int, df: int, lc: int) -> tuple[tuple[int, int, int, bool, int], ...]:
-        """The follower's answers to ``lc``, strongest first: (hand after, points of its best
-        declaration, declarations after, True if it wins the trick, card points of the trick).
-        They do not depend on the leader's hand: kept for the rest of the search."""
+    def last_trick(self, lc: int, fc: int) -> int:
+        """The leader's value of the last trick, one card each: no combination is left to
+        declare; the dix de der to its winner."""
+        pts = POINTS[lc] + POINTS[fc] + DIX_DE_DER
+        return -pts if self.beaten_by[lc] >> fc & 1 else pts
+
+    def pair(self, hl: int, hf: int, dl: int, df: int) -> int:
+        """Exact value for the leader of the last two tricks, two cards each (a mariage may
+        still be declared); kept in ``pairs``."""
+        best = -CHOUINE - 1
+        for lc, _, hl2, pl, dl2 in self.moves.get((hl, dl)) or self._moves(hl, dl):
+            # (a lead that cannot beat the best one is cut short: the best stays exact)
+            worst = self.answer_with(hf, df, lc, hl2, pl, dl2, best, CHOUINE + 1)
+            if worst > best:
+                best = worst
+        self.pairs[hl, hf, dl, df] = best
+        return best
+
+    def _moves(self, hand: int, declared: int) -> tuple[tuple[int, int, int, int, int], ...]:
+        """Each card of ``hand``, strongest first, with its best declaration: (card, its bit,
+        hand after, points of the declaration, declarations after)."""
         trump = self.trump
-        replies = []
-        for fc in _ordered(legal_cards(hf, lc, trump, True)):
-            if fc & 7 >= _JACK:
-                _, pf, df2 = _declare(hf, fc, df, trump)
+        moves = []
+        for c in _ordered(hand):
+            bit = 1 << c
+            # (testing the rank first spares a call for the cards below the jack)
+            if c & 7 >= _JACK:
+                _, points, after = _declare(hand, c, declared, trump)
+                moves.append((c, bit, hand ^ bit, points, after))
             else:
-                pf, df2 = 0, df
-            replies.append(
-                (hf & ~(1 << fc), pf, df2, beats(lc, fc, trump), POINTS[lc] + POINTS[fc])
-            )
-        found = self.replies[hf, df, lc] = tuple(replies)
+                moves.append((c, bit, hand ^ bit, 0, declared))
+        found = self.moves[hand, declared] = tuple(moves)
+        return found
+
+    def _replies(self, hf: int, df: int, lc: int) -> tuple[tuple[int, int, int, int, int], ...]:
+        """The follower's answers to ``lc``, strongest first: (hand after, points of its best
+        declaration, declarations after, nonzero if it wins the trick, card points of the
+        trick)."""
+        legal = legal_cards(hf, lc, self.trump, True)
+        beaten = self.beaten_by[lc]
+        lp = POINTS[lc]
+        found = self.replies[hf, df, lc] = tuple(
+            [
+                (hf2, pf, df2, beaten & bit, lp + POINTS[fc])
+                for fc, bit, hf2, pf, df2 in self.moves.get((hf, df)) or self._moves(hf, df)
+                if legal & bit
+            ]
+        )
         return found
 
     def follow(
@@ -496,15 +568,39 @@ class LastDraw:
     settled: int = 0
 
 
-def solve_last_draw(pos: LastDraw) -> dict[tuple[str, str | None], float]:
+def needed_difference(target: int) -> int:
+    """The smallest point difference whose :func:`utility` reaches ``target``: ``utility`` rises
+    strictly, so ``utility(d) >= target`` exactly when ``d >= needed_difference(target)``.
+
+    >>> [needed_difference(t) for t in (2050, 2001, 1, 0, -2000, -2001, -2050)]
+    [50, 1, 1, 0, 0, -1, -50]
+    """
+    if target > WIN_BONUS:
+        return target - WIN_BONUS
+    if target > 0:
+        return 1
+    if target > -WIN_BONUS - 1:
+        return 0
+    return target + WIN_BONUS
+
+
+def solve_last_draw(pos: LastDraw, *, exact: bool = False) -> dict[tuple[str, str | None], float]:
     """Expected :func:`utility` of each way I can play to trick 11, averaged over which unseen card
     is the last face-down one (each equally likely), with exact play of tricks 11–16 in each case
     (the other seat answering as if it knew that case, and both seeing all once the talon is
-    gone). Keys are ``(card code, declaration kind or None)``."""
+    gone). Keys are ``(card code, declaration kind or None)``.
+
+    The best value, and any value equal to it, is exact. A lead whose average is proven below
+    that of a play already rated gets an upper bound, itself below that rating, instead of its
+    value; ``exact=True`` makes every value exact (tests).
+    """
     search = _Search(pos.trump)
     trump = pos.trump
+    turn_up = pos.turn_up
     worlds = _ordered(pos.unseen)
     big = CHOUINE + 1
+    # (below and above every difference, chouines included)
+    floor, ceiling = -4 * big, 4 * big
     out: dict[tuple[str, str | None], float] = {}
 
     def after_trick(
@@ -516,54 +612,120 @@ def solve_last_draw(pos: LastDraw) -> dict[tuple[str, str | None], float]:
         my_d: int,
         their_d: int,
         talon_card: int,
-        below: int,
+        lo: int,
+        hi: int,
     ) -> int:
-        # My future difference from the end of trick 11 on, trick points included; exact when
-        # below ``below``, otherwise only known to be at least ``below``.
+        # My future difference from the end of trick 11 on, trick points included; exact inside
+        # (lo, hi), else a bound on the side it falls (fail-soft).
         pts = POINTS[lc] + POINTS[fc]
         if beats(lc, fc, trump) != i_lead:
             mine |= 1 << talon_card
-            theirs |= 1 << pos.turn_up
-            return pts + search.lead_trick_12(mine, theirs, my_d, their_d, -big, below - pts)
-        mine |= 1 << pos.turn_up
+            theirs |= 1 << turn_up
+            return pts + search.lead_trick_12(mine, theirs, my_d, their_d, lo - pts, hi - pts)
+        mine |= 1 << turn_up
         theirs |= 1 << talon_card
-        return -pts - search.lead_trick_12(theirs, mine, their_d, my_d, -below - pts, big)
+        return -pts - search.lead_trick_12(theirs, mine, their_d, my_d, -hi - pts, -lo - pts)
 
-    for mc in _ordered(pos.mine):
-        mine2 = pos.mine & ~(1 << mc)
-        for kind, points, my_d in declaration_choices(pos.mine, mc, pos.my_declared, trump):
-            total = 0
-            for w in worlds:
-                theirs = pos.their_known | (pos.unseen & ~(1 << w))
-                if kind == "chouine":
-                    total += utility(CHOUINE)
-                elif pos.lead is not None:
+    if pos.lead is not None:
+        for mc in _ordered(pos.mine):
+            mine2 = pos.mine & ~(1 << mc)
+            for kind, points, my_d in declaration_choices(pos.mine, mc, pos.my_declared, trump):
+                total = 0
+                for w in worlds:
+                    if kind == "chouine":
+                        total += utility(CHOUINE)
+                        continue
+                    theirs = pos.their_known | (pos.unseen & ~(1 << w))
                     rest = after_trick(
-                        pos.lead, mc, False, mine2, theirs, my_d, pos.their_declared, w, big
+                        pos.lead, mc, False, mine2, theirs, my_d, pos.their_declared, w, -big, big
                     )
                     total += utility(pos.settled + points + rest)
-                else:
-                    # The other seat picks my worst difference; a reply that cannot go below
-                    # the worst found so far is cut off by the search window.
-                    worst = 4 * big
-                    # Replies that take the trick, and declarations, tend to hurt most: first.
-                    replies = sorted(_ordered(theirs), key=lambda f: not beats(mc, f, trump))
-                    for fc in replies:
-                        theirs2 = theirs & ~(1 << fc)
-                        for fkind, fpoints, their_d in reversed(
-                            declaration_choices(theirs, fc, pos.their_declared, trump)
-                        ):
-                            if fkind == "chouine":
-                                d = -CHOUINE
-                            else:
-                                base = pos.settled + points - fpoints
-                                rest = after_trick(
-                                    mc, fc, True, mine2, theirs2, my_d, their_d, w, worst - base
-                                )
-                                d = base + rest
-                            worst = min(worst, d)
-                    total += utility(worst)
-            out[(code(mc), kind)] = total / len(worlds)
+                out[(code(mc), kind)] = total / len(worlds)
+        return out
+
+    # I lead. The other seat's hand in each world, and its answers: each card with each of its
+    # declarations, the declarations first (they tend to hurt most).
+    hands = [pos.their_known | (pos.unseen & ~(1 << w)) for w in worlds]
+    answers = [
+        [
+            (fc, fkind, fpoints, their_d)
+            for fc in _ordered(theirs)
+            for fkind, fpoints, their_d in reversed(
+                declaration_choices(theirs, fc, pos.their_declared, trump)
+            )
+        ]
+        for theirs in hands
+    ]
+
+    def answered(i: int, j: int, mc: int, points: int, my_d: int, lo: int, hi: int) -> int:
+        # My difference when I lead ``mc`` in world ``i`` and the other seat gives answer ``j``;
+        # fail-soft in (lo, hi).
+        fc, fkind, fpoints, their_d = answers[i][j]
+        if fkind == "chouine":
+            return -CHOUINE
+        base = pos.settled + points - fpoints
+        theirs2 = hands[i] & ~(1 << fc)
+        mine2 = pos.mine & ~(1 << mc)
+        return base + after_trick(
+            mc, fc, True, mine2, theirs2, my_d, their_d, worlds[i], lo - base, hi - base
+        )
+
+    # Each lead, with each world bounded by what the other seat's first answer gives (searched
+    # exactly): the value in a world is at most that.
+    leads = []
+    for mc in _ordered(pos.mine):
+        # Answers that take the trick tend to hurt most: first.
+        orders = [
+            [j for j, (fc, *_) in enumerate(a) if beats(mc, fc, trump)]
+            + [j for j, (fc, *_) in enumerate(a) if not beats(mc, fc, trump)]
+            for a in answers
+        ]
+        for kind, points, my_d in declaration_choices(pos.mine, mc, pos.my_declared, trump):
+            if kind == "chouine":
+                uppers = [CHOUINE] * len(worlds)
+            else:
+                uppers = [
+                    answered(i, order[0], mc, points, my_d, floor, ceiling)
+                    for i, order in enumerate(orders)
+                ]
+            leads.append((sum(utility(u) for u in uppers), mc, kind, points, my_d, orders, uppers))
+            out[(code(mc), kind)] = 0.0  # (the keys in the order of the plays)
+    # The most promising leads first: the best total found early cuts the others short. In each
+    # world the other seat's answers are searched no lower than the difference at or below which
+    # the lead's total could no longer reach the best so far (the later worlds counted at their
+    # bounds); a lead stopped there is given that bound, below the best.
+    leads.sort(key=lambda lead: -lead[0])
+    best_total = floor * len(worlds)
+    for rest_upper, mc, kind, points, my_d, orders, uppers in leads:
+        if kind == "chouine":
+            best_total = max(best_total, rest_upper)
+            out[(code(mc), kind)] = rest_upper / len(worlds)
+            continue
+        total = 0
+        proven_worse = False
+        for i, order in enumerate(orders):
+            rest_upper -= utility(uppers[i])
+            alpha = (
+                floor
+                if exact
+                else max(floor, needed_difference(best_total - total - rest_upper) - 1)
+            )
+            worst = uppers[i]
+            if worst > alpha:
+                for j in order[1:]:
+                    d = answered(i, j, mc, points, my_d, alpha, worst)
+                    if d < worst:
+                        worst = d
+                        if worst <= alpha:
+                            break
+            total += utility(worst)
+            if worst <= alpha:
+                total += rest_upper
+                proven_worse = True
+                break
+        if not proven_worse:
+            best_total = max(best_total, total)
+        out[(code(mc), kind)] = total / len(worlds)
     return out
 
 
