@@ -31,6 +31,11 @@ async def test_two_friends_play_a_best_of_3_match_through_the_link(
         for each in (page, friend):
             await expect(each.get_by_test_id("opponent-presence")).to_have_text("●Here")
             await expect(each.locator("#opp-name")).to_have_text("Your friend")
+            # What a screen reader names the other seat's side says nothing of a computer.
+            await expect(each.get_by_role("region", name="The other side")).to_be_visible()
+            await expect(each.get_by_test_id("opponent-declarations")).to_have_attribute(
+                "aria-label", "Their declarations"
+            )
             await expect(each.get_by_test_id("score")).to_have_text("You 0 – 0 Friend")
         # Anyone else opening the link is told the table is full, with a way to their own.
         full = third.get_by_test_id("table-full")
