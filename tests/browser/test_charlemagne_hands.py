@@ -22,6 +22,7 @@ from tests.browser.charlemagne_player import (
     play_hand,
     table_attr,
 )
+from tests.browser.chouine_page import new_phone
 
 RECORD_TURNS = """() => {
     const line = document.getElementById('turn-line');
@@ -212,9 +213,7 @@ async def test_the_dealer_must_bid_when_everyone_else_passed(
 async def test_a_bid_too_low_is_struck_through_and_says_why_when_tapped(
     hooked_server: str, browser: Browser, lang: str, too_low: str, bid_7: str
 ) -> None:
-    context = await browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
+    context = await new_phone(browser, (390, 844), lang)
     phone = await context.new_page()
     await open_scripted(phone, hooked_server, OUTBID_DEAL, dealer=0, lang=lang)
     state, phase, version = await decision(phone, -1)
