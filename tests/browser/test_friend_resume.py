@@ -207,3 +207,36 @@ async def test_a_charlemagne_table_waiting_for_its_seats_says_so_in_its_words(
     await expect(turn).to_have_text("Waiting for the table to fill")
     await page.goto(f"{live_server}/lang/fr?next=/")
     await expect(turn).to_have_text("En attente des autres joueurs")
+
+
+async def test_a_charlemagne_resume_entry_names_the_seat_to_act_and_what_it_is_doing(
+    hooked_server: str, browser: Browser, page: Page
+) -> None:
+    # A shared Charlemagne table (scripted: West deals, you sit North and speak first): the
+    # computer plays your partner and East, a friend sits West through the seat link.
+    await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3, shared=True)
+    for place in ("partner", "left"):
+        await page.get_by_test_id(f"fill-{place}").click()
+        await expect(page.get_by_test_id(f"seat-row-{place}")).to_have_attribute(
+            "data-status", "computer"
+        )
+    link = await page.get_by_test_id("seat-link-right").input_value()
+    ctx, west = await charlemagne_friends.open_link(browser, link)
+    try:
+        # You bid 6, East and South pass: West, a person, is to bid.
+        await page.get_by_test_id("bid-6").click()
+        await expect(west.get_by_test_id("bid-pass")).to_be_enabled()
+        await page.goto(hooked_server + "/")
+        turn = page.get_by_test_id("resume-item").locator(".resume-turn")
+        await expect(turn).to_have_text("West is bidding…")
+        await page.goto(f"{hooked_server}/lang/fr?next=/")
+        await expect(turn).to_have_text("Ouest annonce…")
+        # West passes: you take the kitty and discard, and West's list names you, North.
+        await west.get_by_test_id("bid-pass").click()
+        await west.goto(hooked_server + "/")
+        turn = west.get_by_test_id("resume-item").locator(".resume-turn")
+        await expect(turn).to_have_text("North is discarding…")
+        await west.goto(f"{hooked_server}/lang/fr?next=/")
+        await expect(turn).to_have_text("Nord écarte…")
+    finally:
+        await ctx.close()

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from veillee.games import names
+from veillee.games.charlemagne import rules as charlemagne_rules
 from veillee.web import i18n
 
 CATALOGS = Path(i18n.__file__).parent / "i18n"
@@ -86,16 +87,30 @@ def test_english_never_makes_a_side_of_two_a_singular_subject(area: str) -> None
     assert SINGULAR_VERB.findall("Won by {side}, {a}–{b}") == []
 
 
+THEIR_TURN_AT_THE_TABLE = {
+    "charlemagne": [
+        *(f"charlemagne.turn.other.{p}" for p in charlemagne_rules.PHASES if p != "over"),
+        *(f"charlemagne.seat.{name}" for name in charlemagne_rules.SEAT_NAMES),
+    ]
+}
+"""The games whose resume entry says another seat's turn in its table's own turn line (naming
+the seat and what it is doing: static/table/resume.js theirTurn), with the keys it needs."""
+
+
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_the_resume_list_has_each_games_own_words(lang: str) -> None:
     """The home page's resume list says each table's score and where it is in its game's
-    words (static/table/resume.js): a key of each for every game of the registry."""
+    words (static/table/resume.js): a key of each for every game of the registry; another
+    seat's turn from one source, the table's turn line where the game has one for it."""
     catalog = i18n.catalog(lang)
     situations = ("score", "your_turn", "their_turn", "seating", "deal_over", "match_over")
-    missing = [
+    wanted = [
         f"friend.resume.{situation}.{game}"
         for game in names()
         for situation in situations
-        if f"friend.resume.{situation}.{game}" not in catalog
+        if not (situation == "their_turn" and game in THEIR_TURN_AT_THE_TABLE)
     ]
-    assert missing == []
+    wanted += [key for keys in THEIR_TURN_AT_THE_TABLE.values() for key in keys]
+    assert [key for key in wanted if key not in catalog] == []
+    unused = [f"friend.resume.their_turn.{game}" for game in THEIR_TURN_AT_THE_TABLE]
+    assert [key for key in unused if key in catalog] == []

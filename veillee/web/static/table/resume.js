@@ -17,15 +17,27 @@ function span(className, text) {
   return node;
 }
 
+/** Another seat's turn, where the game's table names the seat and what it is doing in its
+ * turn line (`<game>.turn.other.<phase>`, with the seat's name `<game>.seat.<name>` from the
+ * summary's `seat_names`): the same words, "West is bidding…"; else `fallback`. */
+function theirTurn(summary, t, fallback) {
+  const key = `${summary.game}.turn.other.${summary.phase}`;
+  const name = t(`${summary.game}.seat.${summary.seat_names[summary.to_act]}`);
+  const text = t(key, { name });
+  return text !== key ? text : t(fallback);
+}
+
 /** Where the table is, in its game's own words (`friend.resume.<situation>.<game>`: your
- * friend and the partie at Chouine, the table and the hand at Charlemagne). */
+ * friend and the partie at Chouine, the table and the hand at Charlemagne; another seat's turn
+ * in the table's own words where it has them, theirTurn). */
 function turnText(summary, t) {
   let situation;
   if (summary.seated.includes(false)) situation = "seating";
   else if (summary.match.over) situation = "match_over";
   else if (summary.to_act === null) situation = "deal_over";
   else situation = summary.to_act === summary.seat ? "your_turn" : "their_turn";
-  return t(`friend.resume.${situation}.${summary.game}`);
+  const key = `friend.resume.${situation}.${summary.game}`;
+  return situation === "their_turn" ? theirTurn(summary, t, key) : t(key);
 }
 
 function timeLeft(expiresAt, t) {
