@@ -1,10 +1,13 @@
 """Driving a shared Chouine table from two browsers, as two friends do: make the table, open
-its link, and play on whichever page asks something, by clicks."""
+its link, and play on whichever page asks something, by clicks; or sit at a table of two
+people made by the test hook."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
@@ -32,6 +35,30 @@ async def open_link(
     page = await ctx.new_page()
     await page.goto(link)
     return ctx, page
+
+
+async def people_table(
+    page: Page, base: str, deck: list[str] | None = None, dealer: int | None = None
+) -> dict[str, Any]:
+    """A Chouine table of two people made by the test hook (its first partie dealt from
+    ``deck`` by ``dealer`` when given): its id, url and both tokens."""
+    body = {"game": "chouine", "seats": ["human", "human"], "deck": deck, "dealer": dealer}
+    made = await page.request.post(base + "/api/test/tables", data=json.dumps(body))
+    assert made.status == 201, await made.text()
+    table: dict[str, Any] = await made.json()
+    return table
+
+
+async def sit(page: Page, base: str, table: dict[str, Any], seat: int) -> None:
+    """Open the table in ``page`` as ``seat`` (its token in this tab, as a seat link leaves it)."""
+    token = next(t["token"] for t in table["tokens"] if t["seat"] == seat)
+    await page.goto(base + "/lang/en?next=/chouine")
+    await page.evaluate(
+        "([key, token]) => sessionStorage.setItem(key, token)",
+        [f"veillee.seat.{table['table_id']}", token],
+    )
+    await page.goto(base + table["url"])
+    await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
 
 
 async def table_state(page: Page) -> tuple[str, int]:

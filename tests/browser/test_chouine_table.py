@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from tests.browser.chouine_page import open_computer_table, wait_for_decision
+from tests.browser.chouine_page import (
+    new_phone,
+    open_computer_table,
+    play_a_card,
+    wait_for_decision,
+)
 from tests.browser.conftest import console_errors
+from tests.browser.friend_table import people_table, sit, table_state
+from veillee.games.chouine import rules
 
 LOOKS = """cards => cards.map((card) => {
     const after = getComputedStyle(card, '::after');
@@ -278,3 +287,91 @@ async def test_table_speaks_french(live_server: str, browser: Browser) -> None:
     )
     await expect(page.get_by_test_id("score")).to_have_text("Vous 0 – 0 Ordinateur")
     await ctx.close()
+
+
+REFUSALS_SHOWN = """() => {
+    const box = document.getElementById('refusal');
+    window.refusalsShown = [];
+    new MutationObserver(() => {
+        if (!box.hidden) window.refusalsShown.push(box.textContent);
+    }).observe(box, { attributes: true, childList: true, characterData: true, subtree: true });
+}"""
+"""Record in ``window.refusalsShown`` every refusal the page shows from now on, however briefly."""
+
+
+def dealt(seat0: list[str], seat1: list[str], turn_up: str) -> list[str]:
+    """A deck that deals ``seat0`` to seat 0 and ``seat1`` to seat 1 when seat 1 deals (rules
+    §3: the non-dealer gets the even cards), then ``turn_up``, then the talon."""
+    rest = [c for c in rules.PACK if c not in {*seat0, *seat1, turn_up}]
+    return [*(c for pair in zip(seat0, seat1, strict=True) for c in pair), turn_up, *rest]
+
+
+async def test_a_double_click_plays_the_card_once_and_says_nothing_more(
+    browser: Browser, hooked_server: str
+) -> None:
+    # Two people; you sit at seat 0 and lead: no court card, no ace or ten, so no declaration
+    # and each card has one way to be played. Your friend's 9S takes your 7S.
+    deck = dealt(["7S", "8S", "9D", "7C", "8C"], ["9S", "7H", "8D", "9C", "TS"], "JH")
+    you_ctx = await new_phone(browser, (390, 844), "en")
+    friend_ctx = await new_phone(browser, (390, 844), "en")
+    try:
+        you, friend = await you_ctx.new_page(), await friend_ctx.new_page()
+        sent: list[dict[str, Any]] = []
+        received: list[dict[str, Any]] = []
+
+        def listen(ws: Any) -> None:
+            ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+            ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
+
+        you.on("websocket", listen)
+        table = await people_table(you, hooked_server, deck, dealer=1)
+        await sit(you, hooked_server, table, 0)
+        await sit(friend, hooked_server, table, 1)
+        await you.evaluate(REFUSALS_SHOWN)
+
+        def acts() -> list[str]:
+            return [frame["action"] for frame in sent if frame["type"] == "act"]
+
+        # The first click of a double click plays 7S and the server answers before the second:
+        # the second lands where the card was, on the next card of a hand at rest, and says
+        # nothing (nor sends anything).
+        state, version = await table_state(you)
+        assert state == "my-turn"
+        box = await you.locator('#hand button.card[data-card="7S"]').bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        await you.mouse.click(x, y)
+        await expect(you.locator("#table")).to_have_attribute("data-version", str(version + 1))
+        await expect(you.locator("#table")).to_have_attribute("data-state", "waiting")
+        await you.mouse.move(x, y)
+        await you.mouse.down(click_count=2)
+        await you.mouse.up(click_count=2)
+        await you.wait_for_timeout(300)
+        assert acts() == ["7S"]
+        assert await you.evaluate("() => window.refusalsShown") == []
+        await expect(you.get_by_test_id("turn-line")).to_have_text("Your friend's turn")
+        # A tap of its own, though, is answered: the hand is at rest (aria-disabled makes
+        # Playwright wait for an enabled element: click it where it lies).
+        await you.locator('#hand button.card[data-card="8S"]').click(force=True)
+        await expect(you.get_by_test_id("refusal")).to_have_text("It is not your turn.")
+        assert acts() == ["7S"]
+        # Your friend takes the trick and leads; you follow with a double click: one card
+        # played, whether the server answered between the two clicks or not, and no refusal.
+        await friend.locator('#hand button.card[data-card="9S"]').click()
+        await expect(you.get_by_test_id("refusal")).to_be_hidden()
+        _, version = await table_state(you)
+        await play_a_card(friend)
+        await expect(you.locator("#table")).to_have_attribute("data-state", "my-turn")
+        _, version = await table_state(you)
+        await you.evaluate("() => { window.refusalsShown = []; }")
+        card = you.locator('#hand button.card[data-legal="true"]').first
+        code = await card.get_attribute("data-card")
+        await card.dblclick()
+        await expect(you.locator("#table")).to_have_attribute("data-version", str(version + 1))
+        await you.wait_for_timeout(300)
+        assert acts() == ["7S", code]
+        assert await you.evaluate("() => window.refusalsShown") == []
+        assert [frame for frame in received if frame["type"] == "error"] == []
+    finally:
+        await you_ctx.close()
+        await friend_ctx.close()

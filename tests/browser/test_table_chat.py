@@ -15,31 +15,11 @@ from playwright.async_api import Browser, Dialog, Page, WebSocketRoute, expect
 import veillee.tables.chat as chat_limits
 from tests.browser.accessibility import axe_violations
 from tests.browser.conftest import PHONE
+from tests.browser.friend_table import people_table, sit
 from veillee.tables.chat import KEPT
 from veillee.web import i18n
 
 MARKUP = "<img src=x onerror=alert(1)><script>alert(2)</script>"
-
-
-async def people_table(page: Page, base: str) -> dict[str, Any]:
-    """A Chouine table of two people made by the test hook: its id, url and both tokens."""
-    body = {"game": "chouine", "seats": ["human", "human"]}
-    made = await page.request.post(base + "/api/test/tables", data=json.dumps(body))
-    assert made.status == 201, await made.text()
-    table: dict[str, Any] = await made.json()
-    return table
-
-
-async def sit(page: Page, base: str, table: dict[str, Any], seat: int) -> None:
-    """Open the table in ``page`` as ``seat`` (its token in this tab, as a seat link leaves it)."""
-    token = next(t["token"] for t in table["tokens"] if t["seat"] == seat)
-    await page.goto(base + "/lang/en?next=/chouine")
-    await page.evaluate(
-        "([key, token]) => sessionStorage.setItem(key, token)",
-        [f"veillee.seat.{table['table_id']}", token],
-    )
-    await page.goto(base + table["url"])
-    await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
 
 
 async def say(page: Page, text: str) -> None:

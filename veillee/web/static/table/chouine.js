@@ -143,10 +143,18 @@ function nudgeBanner() {
   announce(banner.textContent);
 }
 
-function onCardClick(card) {
+// A double click (or double tap) that played a card is one gesture: its second click says and
+// sends nothing, whether the server has answered meanwhile (the hand has moved on under the
+// finger) or not. So is a tap on the card this page is still sending: it is already on its way.
+let lastTapPlayed = false;
+
+function onCardClick(card, event) {
+  if (event.detail > 1 && lastTapPlayed) return;
+  lastTapPlayed = false;
   // While the connection is down a tap is not lost: a legal card is sent when it is back, made
   // on the version on show (the server refuses it, in words, if the table has moved on).
   if (connectionDown) nudgeBanner();
+  if (sending && $("hand").querySelector(".lifted")?.dataset.card === card) return;
   const ways = choicesFor(card);
   if (sending || ways.length === 0) {
     const reason = sending ? "not_your_turn" : current.view.deal.refusals?.[card] ?? "not_your_turn";
@@ -154,8 +162,10 @@ function onCardClick(card) {
     return; // a dimmed card changes nothing
   }
   hideRefusal();
-  if (ways.length === 1) play(ways[0].action, card);
-  else chooseDeclaration(card, ways);
+  if (ways.length === 1) {
+    lastTapPlayed = true;
+    play(ways[0].action, card);
+  } else chooseDeclaration(card, ways);
 }
 
 // ---- rendering ---------------------------------------------------------------------------
@@ -192,7 +202,7 @@ function renderHand(deal, mine) {
       button.setAttribute("aria-label", cardLabel(card, t, words));
       button.title = words;
     }
-    button.addEventListener("click", () => onCardClick(card));
+    button.addEventListener("click", (event) => onCardClick(card, event));
     hand.append(button);
   });
   const lost = document.activeElement === null || document.activeElement === document.body;
