@@ -82,17 +82,22 @@ async def test_bid_a_number_contract_take_the_kitty_discard_and_play_it(
     await nine.click()
     await expect(nine).to_have_attribute("aria-pressed", "true")
     await seven.click()
-    await expect(count).to_have_text("2 of 2 chosen — tap cards in your hand")
+    await expect(count).to_have_text("2 of 2 chosen — tap one to put it back")
     await expect(confirm).to_be_enabled()
-    # A third card is refused with the reason, and nothing changes.
+    # A third card is refused with the reason, said on the count beside the button (where the
+    # player choosing looks, framed as a refusal), and nothing changes, nor moves.
+    confirm_box = await confirm.bounding_box()
     await phone.locator('#hand [data-card="AS"]').click()
-    await expect(phone.get_by_test_id("refusal")).to_have_text(
-        "You have chosen 2 cards already: tap one to put it back first."
+    await expect(count).to_have_text(
+        "You have chosen your 2 cards: tap one of them to put it back."
     )
+    await expect(count).to_have_attribute("data-look", "refused")
+    await expect(phone.get_by_test_id("refusal")).to_be_hidden()  # one message per fact
+    assert await confirm.bounding_box() == confirm_box
     await expect(phone.locator('#hand [data-card="AS"]')).to_have_attribute("aria-pressed", "false")
     await seven.click()  # put it back, and choose it again
     await expect(count).to_have_text("1 of 2 chosen — tap cards in your hand")
-    await expect(phone.get_by_test_id("refusal")).to_be_hidden()
+    await expect(count).to_have_attribute("data-look", "count")
     await seven.click()
     await confirm.click()
 

@@ -372,7 +372,9 @@ async def test_french_table_uses_no_break_spaces_and_french_words(
     await page.locator('#hand [data-card="9H"]').click()
     await page.locator('#hand [data-card="7H"]').click()
     await page.locator('#hand [data-card="AS"]').click()  # a refusal, in French
-    await expect(page.get_by_test_id("refusal")).to_contain_text("Vous avez déjà choisi 2 cartes")
+    await expect(page.get_by_test_id("discard-count")).to_have_text(
+        "Vous avez choisi vos 2 cartes\u00a0: touchez-en une pour la reprendre."
+    )
     texts.append(await page.locator("body").inner_text())
     for text in texts:
         assert not re.search(r" [:;!?»]|« ", text), text

@@ -143,7 +143,16 @@ function onTap(card) {
     if (picked.includes(card)) {
       picked = picked.filter((c) => c !== card);
     } else if (picked.length >= limit) {
-      showRefusal(words.plural("charlemagne.refusal.picked_enough", limit), "refused");
+      const why = words.plural("charlemagne.refusal.picked_enough", limit);
+      // Said where the player choosing looks: the discard's count, beside its button (the
+      // blind pass, one card and no count, on the refusal line).
+      if (deal.phase === "discard") {
+        hideRefusal();
+        steps.render(state, picked, why);
+        announce(why);
+      } else {
+        showRefusal(why, "refused");
+      }
       return;
     } else {
       picked = [...picked, card];

@@ -1,7 +1,8 @@
 // The middle of the table before the play: the auction (your bid buttons; a bid you may not
 // make is struck through and, as a refused card, says why when tapped — the reason comes with
 // the view — and changes nothing; the dealer stuck explained), the Gros Charlemagne choice, the blind pass, the discard
-// (choose cards in the hand, then confirm; the count needed shown) and naming trumps. When
+// (choose cards in the hand, then confirm; the count needed shown, and there why a card more is
+// refused) and naming trumps. When
 // another seat is deciding it says what is happening there. Buttons say what they do.
 import { cardBack, cardImage } from "../cards.js";
 import { discardCount, place } from "./words.js";
@@ -40,18 +41,20 @@ export class Steps {
     this.refuse = refuse; // refuse(reasonInWords): shown on the refusal line, nothing sent
   }
 
-  /** Fill the panel for ``state``; ``picked`` are the cards chosen in the hand so far. */
-  render(state, picked) {
+  /** Fill the panel for ``state``; ``picked`` are the cards chosen in the hand so far;
+   * ``refusal`` (words) a tap of the hand just refused, said on the discard's count, where the
+   * player choosing looks, until the next tap or state. */
+  render(state, picked, refusal = "") {
     const deal = state.view.deal;
     const me = state.seat;
     const mine = deal.to_act === me;
-    const parts = mine ? this.decide(state, picked) : this.watch(state);
+    const parts = mine ? this.decide(state, picked, refusal) : this.watch(state);
     this.node.dataset.step = deal.phase;
     this.node.dataset.mine = String(mine);
     this.node.replaceChildren(...parts);
   }
 
-  decide(state, picked) {
+  decide(state, picked, refusal) {
     const deal = state.view.deal;
     const t = this.words.t;
     if (deal.phase === "auction") {
@@ -108,10 +111,14 @@ export class Steps {
     }
     if (deal.phase === "discard") {
       const n = discardCount(deal);
+      // The count says how to go on: more cards to tap, or (all chosen) how to put one back.
+      const count = picked.length < n
+        ? this.words.plural("charlemagne.step.discard.count", n, { k: picked.length })
+        : this.words.plural("charlemagne.step.discard.count_full", n);
       // The turn line says "discard 2 cards"; the heading is there for screen readers.
       const parts = [
         el("h2", "step-title sr-only", this.words.plural("charlemagne.step.discard.title", n)),
-        counter(this.words.plural("charlemagne.step.discard.count", n, { k: picked.length })),
+        counter(refusal || count, refusal ? "refused" : "count"),
       ];
       if (deal.kitty) parts.push(cardsRow(t("charlemagne.step.discard.kitty"), deal.kitty, t));
       if (deal.blind_card) parts.push(cardsRow(t("charlemagne.step.discard.blind"), [deal.blind_card], t));
@@ -172,9 +179,12 @@ export class Steps {
   }
 }
 
-function counter(text) {
+/** The discard's count line; ``look`` "refused" when it says why a tap was refused (framed as
+ * the refusal line is). Two lines are kept for it: nothing below moves when its words change. */
+function counter(text, look) {
   const p = el("p", "step-count", text);
   p.dataset.testid = "discard-count";
+  p.dataset.look = look;
   p.setAttribute("aria-live", "polite");
   return p;
 }
