@@ -1,6 +1,6 @@
 """Chouine with a friend, in two browsers: the link, the waiting screen, the whole match by
 clicks, a third browser told the table is full, the count from seat 1, presence, and the
-ready handshake (each sees the other is ready)."""
+ready handshake (each sees the other is ready); the link box never empty."""
 
 from __future__ import annotations
 
@@ -140,3 +140,33 @@ async def test_waiting_for_the_friend_to_come_and_for_their_move_are_said_apart(
     finally:
         await friend_ctx.close()
         await host_ctx.close()
+
+
+LINK_BOX = """() => {
+    window.linkBox = [];
+    const look = () => {
+        const box = document.getElementById('share-link');
+        const waiting = document.getElementById('waiting');
+        if (box) {
+            const state = document.getElementById('table').dataset.state;
+            window.linkBox.push([state, !waiting.hidden, box.value]);
+        }
+        requestAnimationFrame(look);
+    };
+    look();
+}"""
+"""Record on every frame from the page's start: (data-state, waiting screen shown, link box)."""
+
+
+async def test_the_link_box_holds_the_link_from_the_first_frame(
+    live_server: str, page: Page
+) -> None:
+    await page.add_init_script(f"({LINK_BOX})()")
+    link = await make_shared_table(page, live_server, 3)
+    # The page changes language: the link is there from the first frame to the waiting screen.
+    await page.goto(f"{live_server}/lang/fr?next=/chouine/table/{link.rsplit('/', 1)[1]}")
+    await expect(page.get_by_test_id("waiting")).to_be_visible()
+    await expect(page.get_by_test_id("share-link")).to_have_value(link)
+    seen = await page.evaluate("() => window.linkBox")
+    assert seen[0][0] == "loading" and seen[-1][:2] == ["seating", True]
+    assert {value for _, _, value in seen} == {link}

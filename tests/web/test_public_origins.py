@@ -150,3 +150,19 @@ async def test_the_in_process_test_address_is_the_suites_public_origin(app: Fast
         for path, _ in await sockets(c):
             assert await opens(c, path, [("origin", "http://t")])
             assert not await opens(c, path, [("origin", "http://t:8000")])
+
+
+async def test_a_table_page_carries_its_link_on_the_public_origin(site: FastAPI) -> None:
+    """The link a shared table's waiting screen shows (rendered into the page, never empty) is
+    on the site's public origin, also when a TLS proxy in front speaks plain http to it."""
+    async with site_client(site) as c:
+        table = (await c.post("/api/tables", json={"game": "chouine", "shared": True})).json()
+    link = f"{SITE}/chouine/table/{table['table_id']}"
+    behind_proxy = httpx.AsyncClient(
+        transport=ASGIWebSocketTransport(site), base_url="http://veillee.example"
+    )
+    async with behind_proxy as c:
+        page = (await c.get(table["url"])).text
+        assert f'data-link="{link}"' in page and f'value="{link}"' in page
+        other = (await c.get("/charlemagne/table/made-up?seat=2")).text
+        assert f'data-link="{SITE}/charlemagne/table/made-up"' in other

@@ -16,6 +16,7 @@ This router goes last in the app: ``/{game}`` would otherwise shadow every one-s
 from __future__ import annotations
 
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -23,6 +24,7 @@ from prometheus_client import Counter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 import veillee.tables.chat as chat_limits
+from veillee.config import parse_origin
 from veillee.games import names
 from veillee.store import Commit, Record
 from veillee.tables import (
@@ -110,6 +112,19 @@ def link_seat(request: Request) -> int | None:
     return int(seat) if seat.isascii() and seat.isdigit() and len(seat) <= 2 else None
 
 
+def table_link(request: Request, game: str, table_id: str) -> str:
+    """The link a shared table's friends are sent (its page, no query): on the site's public
+    origin that this request reached (``Settings.public_origins``, matched by the ``Host`` it
+    names, whose scheme holds behind a TLS proxy), else on the request's own origin. Rendered
+    into the page, so the waiting screen's link box is never empty."""
+    url = request.url
+    for text in request.app.state.settings.public_origins:
+        origin = parse_origin(text)
+        if origin is not None and origin[1] == url.hostname and url.port in (None, origin[2]):
+            return f"{text.rstrip('/')}/{game}/table/{quote(table_id, safe='')}"
+    return str(url.replace(query="", fragment=""))
+
+
 @router.get("/{game}/table/{table_id}", response_class=HTMLResponse)
 async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse:
     """The table page of ``game``; the script finds its seat token in this browser's storage.
@@ -118,7 +133,8 @@ async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse
     ``bad_seat``; empty while the seat is open), so that it says so without asking: a refusal
     it could foresee would show in the browser's console as a failed request. It also carries
     the chat's numbers (``data-chat-max-chars``, ``data-chat-kept``: :mod:`veillee.tables.chat`),
-    which the page's chat uses and never copies."""
+    which the page's chat uses and never copies, and the table's link
+    (:func:`table_link`: ``data-link``, and the value of the waiting screen's link box)."""
     if not playable(game):
         raise HTTPException(404)
     settings = request.app.state.settings
@@ -128,6 +144,7 @@ async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse
         f"{game}_table.html",
         game=game,
         table_id=table_id,
+        table_link=table_link(request, game, table_id),
         seat_refusal=refusal or "",
         chat_max_chars=chat_limits.MAX_CHARS,
         chat_kept=chat_limits.KEPT,

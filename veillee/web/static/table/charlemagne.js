@@ -316,7 +316,7 @@ function renderSeating(state) {
       place: where,
       label: t(`seats.place.${where}`),
       status: kind,
-      url: `${location.origin}/${game}/table/${encodeURIComponent(tableId)}?seat=${seat}`,
+      url: `${root.dataset.link}?seat=${seat}`,
       shareText: t(`seats.share_text.${where}`),
     };
   });

@@ -26,7 +26,6 @@ const $ = (id) => document.getElementById(id);
 const tableId = root.dataset.tableId;
 const lang = root.dataset.lang;
 const trickPauseMs = Number(root.dataset.trickPauseMs || 0);
-const game = root.dataset.game;
 
 let t = (key) => key;
 let current = null; // the last StateOut
@@ -329,8 +328,7 @@ function renderSeating(state) {
   const seating = state.seated.includes(false);
   $("waiting").hidden = !seating;
   clearInterval(waitingTimer);
-  if (!seating) return false;
-  $("share-link").value = `${location.origin}/${game}/table/${tableId}`;
+  if (!seating) return false; // the link box holds the table's link from the server (data-link)
   waitingTimer = countDown($("waiting-time"), state.expires_at, t);
   return true;
 }
