@@ -211,8 +211,8 @@ async def test_the_dealer_must_bid_when_everyone_else_passed(
 @pytest.mark.parametrize(
     ("lang", "too_low", "bid_7"),
     [
-        ("en", "Too low: East bid 7. Bid higher, or pass.", "Bid 7"),
-        ("fr", "Trop bas\u00a0: Est a annoncé 7. Annoncez plus haut, ou passez.", "Annoncer 7"),
+        ("en", "Bid more than 7, or pass: East bid 7.", "Bid 7"),
+        ("fr", "Annoncez plus que 7, ou passez\u00a0: Est a annoncé 7.", "Annoncer 7"),
     ],
 )
 async def test_a_bid_too_low_is_struck_through_and_says_why_when_tapped(
@@ -223,7 +223,9 @@ async def test_a_bid_too_low_is_struck_through_and_says_why_when_tapped(
     await open_scripted(phone, hooked_server, OUTBID_DEAL, dealer=0, lang=lang)
     state, phase, version = await decision(phone, -1)
     assert (state, phase) == ("my-turn", "auction")
-    # East bid 7: 5, 6 and 7 are struck through, each naming its reason; pass and 8 up are open.
+    # East bid 7: 5, 6 and 7 are struck through, each naming its reason (rules §4: a bid must be
+    # strictly higher, so 7 too, and the words say so rather than "too low"); pass and 8 up are
+    # open.
     for bid in ("5", "6", "7"):
         refused = phone.get_by_test_id(f"bid-{bid}")
         await expect(refused).to_be_disabled()
