@@ -256,7 +256,7 @@ class _Search:
         best_at = 0
         for at, (lc, _, hl2, pl, dl2) in enumerate(moves):
             if three:
-                # (:meth:`answer_with` for two cards left each, inlined: the most frequent case)
+                # (the answers, for two cards left each: the most frequent case)
                 worst = CHOUINE + 1
                 beaten = beaten_by[lc]
                 lp = POINTS[lc]
@@ -277,7 +277,33 @@ class _Search:
                         if worst <= alpha:
                             break
             else:
-                worst = self.answer_with(hf, df, lc, hl2, pl, dl2, alpha, beta)
+                # (the answers, for three cards or more left each)
+                worst = CHOUINE + 1
+                beaten = beaten_by[lc]
+                lp = POINTS[lc]
+                replies = self.replies.get((hf, df, lc)) or self._replies(hf, df, lc)
+                best_i = 0
+                for i, (fc, bit, hf2, pf, df2) in enumerate(replies):
+                    bound = beta if beta < worst else worst
+                    if beaten & bit:
+                        base = pl - pf - lp - POINTS[fc]
+                        v = base - self.lead(hf2, hl2, df2, dl2, base - bound, base - alpha)
+                    else:
+                        base = pl - pf + lp + POINTS[fc]
+                        v = base + self.lead(hl2, hf2, dl2, df2, alpha - base, bound - base)
+                    if v < worst:
+                        worst = v
+                        best_i = i
+                        if worst <= alpha:
+                            break
+                if best_i:
+                    # (the best answer found is tried first the next time this lead meets
+                    # this hand)
+                    self.replies[hf, df, lc] = (
+                        replies[best_i],
+                        *replies[:best_i],
+                        *replies[best_i + 1 :],
+                    )
             if worst > best:
                 best = worst
                 best_card = lc
@@ -306,42 +332,22 @@ class _Search:
 
     def answer(self, hl: int, hf: int, dl: int, df: int, lc: int, alpha: int, beta: int) -> int:
         """The leader's value of leading ``lc`` from ``hl`` (its best declaration included), the
-        follower answering as well as it can; fail-soft outside ``(alpha, beta)``."""
-        for c, _, hl2, pl, dl2 in self.moves.get((hl, dl)) or self._moves(hl, dl):
-            if c == lc:
-                return self.answer_with(hf, df, lc, hl2, pl, dl2, alpha, beta)
-        raise ValueError("the card is not in the leader's hand")
-
-    def answer_with(
-        self, hf: int, df: int, lc: int, hl2: int, pl: int, dl2: int, alpha: int, beta: int
-    ) -> int:
-        """:meth:`answer` with the lead already played: the leader's hand ``hl2`` after it,
-        ``pl`` the points of its declaration and ``dl2`` its declarations after."""
+        follower answering as well as it can (:meth:`follow`); fail-soft outside
+        ``(alpha, beta)``. (:meth:`lead` works its answers out inline.)"""
+        move = next(
+            (m for m in self.moves.get((hl, dl)) or self._moves(hl, dl) if m[0] == lc), None
+        )
+        if move is None:
+            raise ValueError("the card is not in the leader's hand")
+        _, _, hl2, pl, dl2 = move
         worst = CHOUINE + 1
-        beaten = self.beaten_by[lc]
-        lp = POINTS[lc]
-        replies = self.replies.get((hf, df, lc)) or self._replies(hf, df, lc)
-        best_i = 0
-        for i, (fc, bit, hf2, pf, df2) in enumerate(replies):
-            if not hl2:
-                # This is the last trick: no combination left to declare, the dix de der.
-                pts = lp + POINTS[fc] + DIX_DE_DER
-                return -pts if beaten & bit else pts
+        for fc, *_ in self.replies.get((hf, df, lc)) or self._replies(hf, df, lc):
             bound = beta if beta < worst else worst
-            if beaten & bit:
-                base = pl - pf - lp - POINTS[fc]
-                v = base - self.lead(hf2, hl2, df2, dl2, base - bound, base - alpha)
-            else:
-                base = pl - pf + lp + POINTS[fc]
-                v = base + self.lead(hl2, hf2, dl2, df2, alpha - base, bound - base)
+            v = pl - self.follow(lc, hl2, hf, dl2, df, fc, pl - bound, pl - alpha)
             if v < worst:
                 worst = v
-                best_i = i
                 if worst <= alpha:
                     break
-        if best_i:
-            # (the best answer found is tried first the next time this lead meets this hand)
-            self.replies[hf, df, lc] = (replies[best_i], *replies[:best_i], *replies[best_i + 1 :])
         return worst
 
     def last_trick(self, lc: int, fc: int) -> int:
@@ -357,7 +363,7 @@ class _Search:
         beaten_by = self.beaten_by
         replies = self.replies
         for lc, _, hl2, pl, _ in self.moves.get((hl, dl)) or self._moves(hl, dl):
-            # :meth:`answer_with` and :meth:`last_trick`, inlined; a lead that cannot beat the
+            # (the answers and :meth:`last_trick`, inlined) A lead that cannot beat the
             # best one is cut short: the best stays exact.
             lc2 = hl2.bit_length() - 1
             worst = CHOUINE + 1
