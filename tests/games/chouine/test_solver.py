@@ -154,6 +154,26 @@ def test_solver_value_equals_brute_force_minimax_when_leading(n: int) -> None:
         assert got.value == expected, (mine, theirs, trump, declared)
 
 
+def test_a_suit_declared_stays_declared_for_a_hand_that_can_declare_nothing() -> None:
+    # Rules §5: one declaration per suit. Hearts declared, K and Q of hearts can carry nothing;
+    # the search treats such a hand's declarations as all made (it never declares again), which
+    # must not be confused with none made: undeclared, the same hand scores the mariage.
+    mine, theirs = ["KH", "QH", "7C"], ["8C", "9C", "7D"]
+    for declared in (frozenset({"H"}), frozenset()):
+        expected = brute((frozenset(mine), frozenset(theirs)), 0, (declared, frozenset()), "S")
+        got = solve(
+            Endgame.from_cards("S", mine, theirs, i_lead=True, my_declared=mask_declared(declared))
+        )
+        assert got.value == expected
+    assert (
+        solve(Endgame.from_cards("S", mine, theirs, i_lead=True)).value
+        == solve(
+            Endgame.from_cards("S", mine, theirs, i_lead=True, my_declared=mask_declared({"H"}))
+        ).value
+        + 20
+    )
+
+
 def follow_values(
     mine: list[str], theirs: list[str], lead: str, trump: str, declared: list[frozenset[str]]
 ) -> dict[str, int]:

@@ -24,8 +24,8 @@ Trick 11 (``solve_last_draw``): the talon then holds one face-down card and the 
 unseen cards are the other hand plus that one card. For each card it can be, tricks 11–16 are
 searched exactly (every declaration option in trick 11, where declaring early may not pay), and
 each of my plays is rated by its average :func:`utility` over those cases. The best rating and
-any equal to it are exact; a lead proven below a lead already rated is stopped early and rated
-by an upper bound, itself below that rating.
+any equal to it are exact; a play (a lead, or an answer to the other seat's lead) proven below
+a play already rated is stopped early and rated by an upper bound, itself below that rating.
 
 >>> e = Endgame.from_cards("H", ["AH", "7S"], ["TH", "8S"], i_lead=True)
 >>> s = solve(e)
@@ -46,6 +46,8 @@ from veillee.games.chouine.rules import (
     KINDS,
     POINTS,
     QUINTE,
+    QUINTE_POINTS,
+    SUIT_COMBINATIONS,
     SUIT_LETTERS,
     beats,
     card_of,
@@ -60,8 +62,23 @@ CHOUINE = 1000
 """Value of a chouine: above any possible point difference."""
 
 QUINTE_BIT = 1 << 4
+_MUTE = 15 | QUINTE_BIT
+"""A declarations mask under which nothing can be declared: every suit and the quinte."""
 _JACK = 3
 """Rank index of the jack: no card below it carries a declaration (rules §5.1)."""
+
+
+def declarable_points(declared: int, trump: int) -> int:
+    """The most a seat with declarations ``declared`` may still score by declaring without a
+    chouine (rules §5.1): the largest suit combination of each suit it has not declared in, and
+    the quinte if it has not declared one. A bound: no hand holds all of them."""
+    total = 0 if declared & QUINTE_BIT else QUINTE_POINTS
+    for s in range(4):
+        if not declared >> s & 1:
+            total += max(
+                rules.declaration_points(kind, s, trump) for kind, _, _ in SUIT_COMBINATIONS
+            )
+    return total
 
 
 def declared_mask(suits: Iterable[str], quinte: bool) -> int:
@@ -170,7 +187,11 @@ class _Search:
 
     Positions of two cards each get their exact value (:meth:`pair`), kept apart: they are the
     most frequent, cheap to search whole, and an exact value serves any window. What a hand can
-    play (:meth:`_moves`) and answer (:meth:`_replies`) is worked out once per search."""
+    play (:meth:`_moves`) and answer (:meth:`_replies`) is worked out once per search; the best
+    lead and the best answer found are moved to the front of those lists, so that the next
+    position where they can be played tries them first. A hand that can declare nothing has its
+    declarations mask made ``_MUTE``, so that positions reached with different but no longer
+    relevant declarations share their entries."""
 
     def __init__(self, trump: int) -> None:
         self.trump = trump
@@ -179,6 +200,7 @@ class _Search:
         self.pairs: dict[tuple[int, int, int, int], int] = {}
         self.moves: dict[tuple[int, int], tuple[tuple[int, int, int, int, int], ...]] = {}
         self.replies: dict[tuple[int, int, int], tuple[tuple[int, int, int, int, int], ...]] = {}
+        self.declaring: dict[int, bool] = {}
         self.nodes = 0
 
     def lead_trick_12(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
@@ -190,13 +212,19 @@ class _Search:
             return -CHOUINE if chouine_answerable(cs, hf, df & 15, self.trump) else CHOUINE
         if open_chouine(hf, df) >= 0:
             return -CHOUINE
+        # (declarations that no longer matter made ``_MUTE``, as :meth:`_moves` does)
+        if dl != _MUTE and not self._may_declare(hl, dl):
+            dl = _MUTE
+        if df != _MUTE and not self._may_declare(hf, df):
+            df = _MUTE
         return self.lead(hl, hf, dl, df, alpha, beta)
 
     def lead(self, hl: int, hf: int, dl: int, df: int, alpha: int, beta: int) -> int:
-        """Future value for the leader with hands ``hl``/``hf`` of four cards or fewer and
-        declarations ``dl``/``df``."""
+        """Future value for the leader with hands ``hl``/``hf`` of five cards or fewer and
+        declarations ``dl``/``df``; fail-soft outside ``(alpha, beta)``."""
         self.nodes += 1
-        if hl.bit_count() <= 2:
+        size = hl.bit_count()
+        if size <= 2:
             if not hl & (hl - 1):
                 return self.last_trick(hl.bit_length() - 1, hf.bit_length() - 1)
             found = self.pairs.get((hl, hf, dl, df))
@@ -220,16 +248,73 @@ class _Search:
         best_card = -1
         moves = self.moves.get((hl, dl)) or self._moves(hl, dl)
         if first >= 0 and moves[0][0] != first:
-            moves = (*(m for m in moves if m[0] == first), *(m for m in moves if m[0] != first))
-        for lc, _, hl2, pl, dl2 in moves:
-            worst = self.answer_with(hf, df, lc, hl2, pl, dl2, alpha, beta)
+            i = next(i for i, m in enumerate(moves) if m[0] == first)
+            moves = (moves[i], *moves[:i], *moves[i + 1 :])
+        three = size == 3
+        pairs = self.pairs
+        beaten_by = self.beaten_by
+        best_at = 0
+        for at, (lc, _, hl2, pl, dl2) in enumerate(moves):
+            if three:
+                # (the answers, for two cards left each: the most frequent case)
+                worst = CHOUINE + 1
+                beaten = beaten_by[lc]
+                lp = POINTS[lc]
+                replies = self.replies.get((hf, df, lc)) or self._replies(hf, df, lc)
+                for fc, bit, hf2, pf, df2 in replies:
+                    if beaten & bit:
+                        p = pairs.get((hf2, hl2, df2, dl2))
+                        if p is None:
+                            p = self.pair(hf2, hl2, df2, dl2)
+                        v = pl - pf - lp - POINTS[fc] - p
+                    else:
+                        p = pairs.get((hl2, hf2, dl2, df2))
+                        if p is None:
+                            p = self.pair(hl2, hf2, dl2, df2)
+                        v = pl - pf + lp + POINTS[fc] + p
+                    if v < worst:
+                        worst = v
+                        if worst <= alpha:
+                            break
+            else:
+                # (the answers, for three cards or more left each)
+                worst = CHOUINE + 1
+                beaten = beaten_by[lc]
+                lp = POINTS[lc]
+                replies = self.replies.get((hf, df, lc)) or self._replies(hf, df, lc)
+                best_i = 0
+                for i, (fc, bit, hf2, pf, df2) in enumerate(replies):
+                    bound = beta if beta < worst else worst
+                    if beaten & bit:
+                        base = pl - pf - lp - POINTS[fc]
+                        v = base - self.lead(hf2, hl2, df2, dl2, base - bound, base - alpha)
+                    else:
+                        base = pl - pf + lp + POINTS[fc]
+                        v = base + self.lead(hl2, hf2, dl2, df2, alpha - base, bound - base)
+                    if v < worst:
+                        worst = v
+                        best_i = i
+                        if worst <= alpha:
+                            break
+                if best_i:
+                    # (the best answer found is tried first the next time this lead meets
+                    # this hand)
+                    self.replies[hf, df, lc] = (
+                        replies[best_i],
+                        *replies[:best_i],
+                        *replies[best_i + 1 :],
+                    )
             if worst > best:
                 best = worst
                 best_card = lc
+                best_at = at
                 if best > alpha:
                     alpha = best
                     if best >= beta:
                         break
+        if best_at:
+            # (the best lead found is tried first the next time this hand leads)
+            self.moves[hl, dl] = (moves[best_at], *moves[:best_at], *moves[best_at + 1 :])
         lo, hi = -CHOUINE - 1, CHOUINE + 1
         if best <= alpha0:
             hi = best
@@ -247,62 +332,18 @@ class _Search:
 
     def answer(self, hl: int, hf: int, dl: int, df: int, lc: int, alpha: int, beta: int) -> int:
         """The leader's value of leading ``lc`` from ``hl`` (its best declaration included), the
-        follower answering as well as it can; fail-soft outside ``(alpha, beta)``."""
-        for c, _, hl2, pl, dl2 in self.moves.get((hl, dl)) or self._moves(hl, dl):
-            if c == lc:
-                return self.answer_with(hf, df, lc, hl2, pl, dl2, alpha, beta)
-        raise ValueError("the card is not in the leader's hand")
-
-    def answer_with(
-        self, hf: int, df: int, lc: int, hl2: int, pl: int, dl2: int, alpha: int, beta: int
-    ) -> int:
-        """:meth:`answer` with the lead already played: the leader's hand ``hl2`` after it,
-        ``pl`` the points of its declaration and ``dl2`` its declarations after."""
+        follower answering as well as it can (:meth:`follow`); fail-soft outside
+        ``(alpha, beta)``. (:meth:`lead` works its answers out inline.)"""
+        move = next(
+            (m for m in self.moves.get((hl, dl)) or self._moves(hl, dl) if m[0] == lc), None
+        )
+        if move is None:
+            raise ValueError("the card is not in the leader's hand")
+        _, _, hl2, pl, dl2 = move
         worst = CHOUINE + 1
-        replies = self.replies.get((hf, df, lc)) or self._replies(hf, df, lc)
-        if not hl2:
-            # This is the last trick: no combination left to declare, the dix de der.
-            _, _, _, wins, pts = replies[0]
-            return -pts - DIX_DE_DER if wins else pts + DIX_DE_DER
-        if not hl2 & (hl2 - 1):
-            # One card each after this trick: the last one.
-            lc2 = hl2.bit_length() - 1
-            for hf2, pf, _, wins, pts in replies:
-                if wins:
-                    v = pl - pf - pts - self.last_trick(hf2.bit_length() - 1, lc2)
-                else:
-                    v = pl - pf + pts + self.last_trick(lc2, hf2.bit_length() - 1)
-                if v < worst:
-                    worst = v
-                    if worst <= alpha:
-                        break
-            return worst
-        if hl2.bit_count() == 2:
-            pairs = self.pairs
-            for hf2, pf, df2, wins, pts in replies:
-                if wins:
-                    p = pairs.get((hf2, hl2, df2, dl2))
-                    if p is None:
-                        p = self.pair(hf2, hl2, df2, dl2)
-                    v = pl - pf - pts - p
-                else:
-                    p = pairs.get((hl2, hf2, dl2, df2))
-                    if p is None:
-                        p = self.pair(hl2, hf2, dl2, df2)
-                    v = pl - pf + pts + p
-                if v < worst:
-                    worst = v
-                    if worst <= alpha:
-                        break
-            return worst
-        for hf2, pf, df2, wins, pts in replies:
+        for fc, *_ in self.replies.get((hf, df, lc)) or self._replies(hf, df, lc):
             bound = beta if beta < worst else worst
-            if wins:
-                base = pl - pf - pts
-                v = base - self.lead(hf2, hl2, df2, dl2, base - bound, base - alpha)
-            else:
-                base = pl - pf + pts
-                v = base + self.lead(hl2, hf2, dl2, df2, alpha - base, bound - base)
+            v = pl - self.follow(lc, hl2, hf, dl2, df, fc, pl - bound, pl - alpha)
             if v < worst:
                 worst = v
                 if worst <= alpha:
@@ -319,9 +360,26 @@ class _Search:
         """Exact value for the leader of the last two tricks, two cards each (a mariage may
         still be declared); kept in ``pairs``."""
         best = -CHOUINE - 1
-        for lc, _, hl2, pl, dl2 in self.moves.get((hl, dl)) or self._moves(hl, dl):
-            # (a lead that cannot beat the best one is cut short: the best stays exact)
-            worst = self.answer_with(hf, df, lc, hl2, pl, dl2, best, CHOUINE + 1)
+        beaten_by = self.beaten_by
+        replies = self.replies
+        for lc, _, hl2, pl, _ in self.moves.get((hl, dl)) or self._moves(hl, dl):
+            # (the answers and :meth:`last_trick`, inlined) A lead that cannot beat the
+            # best one is cut short: the best stays exact.
+            lc2 = hl2.bit_length() - 1
+            worst = CHOUINE + 1
+            beaten = beaten_by[lc]
+            lp = POINTS[lc]
+            for fc, bit, hf2, pf, _ in replies.get((hf, df, lc)) or self._replies(hf, df, lc):
+                fc2 = hf2.bit_length() - 1
+                last = POINTS[lc2] + POINTS[fc2] + DIX_DE_DER
+                if beaten & bit:
+                    v = pl - pf - lp - POINTS[fc] + (last if beaten_by[fc2] >> lc2 & 1 else -last)
+                else:
+                    v = pl - pf + lp + POINTS[fc] + (-last if beaten_by[lc2] >> fc2 & 1 else last)
+                if v < worst:
+                    worst = v
+                    if worst <= best:
+                        break
             if worst > best:
                 best = worst
         self.pairs[hl, hf, dl, df] = best
@@ -329,33 +387,53 @@ class _Search:
 
     def _moves(self, hand: int, declared: int) -> tuple[tuple[int, int, int, int, int], ...]:
         """Each card of ``hand``, strongest first, with its best declaration: (card, its bit,
-        hand after, points of the declaration, declarations after)."""
+        hand after, points of the declaration, declarations after).
+
+        The declarations after are ``_MUTE`` (every suit and the quinte) when the hand after
+        can declare nothing: hands only shrink, so it never will, and the rest of the partie no
+        longer depends on them (one entry then serves every way the position was reached)."""
+        if declared == _MUTE or not self._may_declare(hand, declared):
+            found = self.moves[hand, declared] = tuple(
+                [(c, 1 << c, hand ^ 1 << c, 0, _MUTE) for c in _ordered(hand)]
+            )
+            return found
         trump = self.trump
         moves = []
         for c in _ordered(hand):
             bit = 1 << c
+            rest = hand ^ bit
             # (testing the rank first spares a call for the cards below the jack)
             if c & 7 >= _JACK:
                 _, points, after = _declare(hand, c, declared, trump)
-                moves.append((c, bit, hand ^ bit, points, after))
             else:
-                moves.append((c, bit, hand ^ bit, 0, declared))
+                points, after = 0, declared
+            if after != _MUTE and not self._may_declare(rest, after):
+                after = _MUTE
+            moves.append((c, bit, rest, points, after))
         found = self.moves[hand, declared] = tuple(moves)
         return found
 
+    def _may_declare(self, hand: int, declared: int) -> bool:
+        """True when some card of ``hand`` can carry a declaration (rules §5); kept in
+        ``declaring``."""
+        key = hand << 5 | declared
+        found = self.declaring.get(key)
+        if found is None:
+            found = False
+            for c in _ordered(hand):
+                if c & 7 >= _JACK and _declare(hand, c, declared, self.trump)[0] is not None:
+                    found = True
+                    break
+            self.declaring[key] = found
+        return found
+
     def _replies(self, hf: int, df: int, lc: int) -> tuple[tuple[int, int, int, int, int], ...]:
-        """The follower's answers to ``lc``, strongest first: (hand after, points of its best
-        declaration, declarations after, nonzero if it wins the trick, card points of the
-        trick)."""
+        """The follower's answers to ``lc``: those of its :meth:`_moves` that are legal, in their
+        order (the same tuples: who wins and the trick's points are the caller's)."""
         legal = legal_cards(hf, lc, self.trump, True)
-        beaten = self.beaten_by[lc]
-        lp = POINTS[lc]
-        found = self.replies[hf, df, lc] = tuple(
-            [
-                (hf2, pf, df2, beaten & bit, lp + POINTS[fc])
-                for fc, bit, hf2, pf, df2 in self.moves.get((hf, df)) or self._moves(hf, df)
-                if legal & bit
-            ]
+        moves = self.moves.get((hf, df)) or self._moves(hf, df)
+        found = self.replies[hf, df, lc] = (
+            moves if legal == hf else tuple([m for m in moves if legal & m[1]])
         )
         return found
 
@@ -590,7 +668,7 @@ def solve_last_draw(pos: LastDraw, *, exact: bool = False) -> dict[tuple[str, st
     (the other seat answering as if it knew that case, and both seeing all once the talon is
     gone). Keys are ``(card code, declaration kind or None)``.
 
-    The best value, and any value equal to it, is exact. A lead whose average is proven below
+    The best value, and any value equal to it, is exact. A play whose average is proven below
     that of a play already rated gets an upper bound, itself below that rating, instead of its
     value; ``exact=True`` makes every value exact (tests).
     """
@@ -627,20 +705,83 @@ def solve_last_draw(pos: LastDraw, *, exact: bool = False) -> dict[tuple[str, st
         return -pts - search.lead_trick_12(theirs, mine, their_d, my_d, -hi - pts, -lo - pts)
 
     if pos.lead is not None:
+        # Every play is searched exactly in the first world, and the plays taken in the order
+        # of that difference, best first: the best total found early cuts the others short.
+        # A play is then tested world by world against the best play so far: a null window at
+        # the best one's difference there gives, where the play does no better, a bound on its
+        # own; where it may do better, the bound is everything still to win (every card point in
+        # play, the dix de der, each declaration I may still make). A play whose bounds sum
+        # below the best total is given that sum. Otherwise each world is searched exactly, no
+        # lower than the difference at or below which the total could no longer reach the best
+        # (the later worlds counted at their bounds); a play stopped there is given that bound.
+        lead = pos.lead
+        in_play = pos.mine | pos.their_known | pos.unseen | 1 << turn_up | 1 << lead
+        card_points = sum(POINTS[c] for c in _ordered(in_play)) + DIX_DE_DER
+        n = len(worlds)
+        hands = [pos.their_known | (pos.unseen & ~(1 << w)) for w in worlds]
+
+        def diff_in(play: tuple[int, int, int, int], i: int, lo: int, hi: int) -> int:
+            # My difference in world ``i`` after ``play``; fail-soft in (lo, hi).
+            mc, mine2, base, my_d = play
+            return base + after_trick(
+                lead, mc, False, mine2, hands[i], my_d, pos.their_declared, worlds[i],
+                lo - base, hi - base,
+            )  # fmt: skip
+
+        plays = []
         for mc in _ordered(pos.mine):
             mine2 = pos.mine & ~(1 << mc)
             for kind, points, my_d in declaration_choices(pos.mine, mc, pos.my_declared, trump):
-                total = 0
-                for w in worlds:
-                    if kind == "chouine":
-                        total += utility(CHOUINE)
-                        continue
-                    theirs = pos.their_known | (pos.unseen & ~(1 << w))
-                    rest = after_trick(
-                        pos.lead, mc, False, mine2, theirs, my_d, pos.their_declared, w, -big, big
-                    )
-                    total += utility(pos.settled + points + rest)
-                out[(code(mc), kind)] = total / len(worlds)
+                out[(code(mc), kind)] = 0.0  # (the keys in the order of the plays)
+                play = (mc, mine2, pos.settled + points, my_d)
+                first = CHOUINE if kind == "chouine" else diff_in(play, 0, floor, ceiling)
+                plays.append((utility(first), first, kind, play))
+        plays.sort(key=lambda p: -p[0])
+        best_total = floor * n
+        best_diffs: list[int] = []
+        for _, first, kind, play in plays:
+            mc, mine2, base, my_d = play
+            if kind == "chouine":
+                total = utility(CHOUINE) * n
+                if total > best_total:
+                    best_total, best_diffs = total, [CHOUINE] * n
+                out[(code(mc), kind)] = total / n
+                continue
+            if any(open_chouine(mine2 | 1 << c, my_d) >= 0 for c in (*worlds, turn_up)):
+                most = base + card_points + CHOUINE
+            else:
+                most = base + card_points + declarable_points(my_d, trump)
+            uppers = [first] + [most] * (n - 1)
+            if best_diffs and not exact:
+                for i in range(1, n):
+                    b = best_diffs[i]
+                    d = diff_in(play, i, b, b + 1)
+                    if d <= b:
+                        uppers[i] = d
+                bound = sum(utility(u) for u in uppers)
+                if bound < best_total:
+                    out[(code(mc), kind)] = bound / n
+                    continue
+            rest_upper = sum(utility(u) for u in uppers)
+            total = 0
+            diffs = []
+            for i in range(n):
+                rest_upper -= utility(uppers[i])
+                alpha = (
+                    floor
+                    if exact
+                    else max(floor, needed_difference(best_total - total - rest_upper) - 1)
+                )
+                diff = first if i == 0 else diff_in(play, i, alpha, uppers[i] + 1)
+                total += utility(diff)
+                if diff <= alpha:
+                    total += rest_upper
+                    break
+                diffs.append(diff)
+            else:
+                if total > best_total:
+                    best_total, best_diffs = total, diffs
+            out[(code(mc), kind)] = total / n
         return out
 
     # I lead. The other seat's hand in each world, and its answers: each card with each of its
