@@ -1,6 +1,7 @@
-"""The SquareScores sheet page on a phone: the newest row and the totals show above the pad, the
-edit dialog shows the row's outcome with the sides lined up, and an unknown sheet shows only a
-message and a way to start one."""
+"""The SquareScores sheet page on a phone: the newest row and the totals show above the pad, a
+double tap on the last hand's outcome enters it once (Undo does not move up under the finger),
+the edit dialog shows the row's outcome with the sides lined up, and an unknown sheet shows only
+a message and a way to start one."""
 
 from __future__ import annotations
 
@@ -24,6 +25,43 @@ async def test_on_a_phone_the_newest_row_and_the_totals_show_above_the_pad(
         assert row and dock and totals
         assert row["y"] >= 0 and row["y"] + row["height"] <= dock["y"] + 1, (n, row, dock)
         assert totals["y"] >= dock["y"] and totals["y"] + totals["height"] <= 844
+
+
+async def test_a_double_tap_on_the_last_hands_outcome_enters_it_once_and_undo_stays_put(
+    live_server: str, phone: Page
+) -> None:
+    # The pad empties once the match's last hand is entered; Undo, below it, used to move up
+    # into its place, so the second tap of a double tap undid the hand just entered (a tester's
+    # sheet went back to its last hand, saying nothing).
+    sent: list[str] = []
+    phone.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+    await start_sheet(phone, live_server)
+    for n, side in enumerate([0, 1, 0, 1], start=1):
+        await pad_button(phone, side, "won").tap()
+        await expect(phone.locator("body")).to_have_attribute("data-version", str(n))
+    await expect(phone.locator("#match-state")).to_have_text("Hand 5 — North deals")
+    undo = await phone.locator("#undo").bounding_box()
+    # (on this phone, the pad's second row is where Undo used to move up to)
+    surrender = await pad_button(phone, 0, "surrender-accepted").bounding_box()
+    assert undo and surrender
+    x, y = surrender["x"] + surrender["width"] / 2, surrender["y"] + surrender["height"] / 2
+    await phone.touchscreen.tap(x, y)
+    await phone.touchscreen.tap(x, y)
+    await expect(phone.locator("body")).to_have_attribute("data-version", "5")
+    await expect(phone.locator("#match-state")).to_contain_text("Won by North & South")
+    # The pad keeps its place: Undo is not where the finger tapped, and has not moved up (it
+    # moves down by a line when the match line wraps to say the match is won).
+    after = await phone.locator("#undo").bounding_box()
+    assert after and not after["y"] <= y <= after["y"] + after["height"], (after, y)
+    assert after["y"] >= undo["y"] - 1, (after, undo)
+    await phone.wait_for_timeout(500)  # room for an undo the second tap would have sent
+    await expect(phone.locator("#rows tr")).to_have_count(5)
+    await expect(phone.locator("body")).to_have_attribute("data-version", "5")
+    assert not [frame for frame in sent if '"undo"' in frame], sent
+    # Undo, tapped on purpose, still takes the last hand back.
+    await phone.locator("#undo").tap()
+    await expect(phone.locator("#rows tr")).to_have_count(4)
+    await expect(phone.locator("#match-state")).to_have_text("Hand 5 — North deals")
 
 
 async def test_edit_dialog_shows_the_current_outcome_and_lines_up_the_sides(

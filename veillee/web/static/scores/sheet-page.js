@@ -208,8 +208,15 @@ function render() {
   const banked = view.status.banked;
   const canWrite = scorer && !banked;
   const entries = canWrite ? offered(waiting) : [];
-  renderPad($("pad"), view.sides, entries, view.settings, enter);
-  $("pad").hidden = !entries.length;
+  // Nothing moves under the finger: when the pad empties while this phone still scores (the
+  // last hand of the match entered, or as many entries waiting as the server's room allows), it
+  // keeps its place, so the second tap of a double tap on an outcome lands on empty space, not
+  // on Undo moved up into it (which undid the hand just entered).
+  const pad = $("pad");
+  const kept = canWrite && !entries.length && !pad.hidden ? pad.offsetHeight : 0;
+  renderPad(pad, view.sides, entries, view.settings, enter);
+  pad.style.minHeight = kept ? `${kept}px` : "";
+  pad.hidden = !entries.length && !kept;
   const full = canWrite && view.entries.length > 0 && !entries.length;
   $("actions").hidden = !canWrite;
   $("undo").disabled = !view.can_undo || !online;
