@@ -72,6 +72,11 @@ async def test_s1_by_taps_banks_north_south_4_2_and_a_viewer_follows_live(
         await expect(phone.locator("#actions")).to_be_hidden()
         await expect(phone.locator(".row-edit")).to_have_count(0)
         await expect(viewer.locator("#rows tr")).to_have_count(5)
+        # no switch on either page now: the settings line says whether the race was on
+        for page in (phone, viewer):
+            await expect(page.locator("#settings-line")).to_contain_text(
+                "Surrender: on · Race to ten (announced mordienne): off"
+            )
     finally:
         await viewer_ctx.close()
 

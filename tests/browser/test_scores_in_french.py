@@ -81,6 +81,12 @@ async def test_corrections_race_to_ten_and_an_early_end_in_french(
     )
     await expect(page.locator("#pad button")).to_have_count(0)
     await expect(page.locator("#actions")).to_be_hidden()
+    # the race's switch has gone with the actions: the settings line says it was on (it ran
+    # past five hands)
+    await expect(page.locator("#settings-line")).to_have_text(
+        "Aluette · Donnes par partie : 5 · Égalité après la dernière donne : L'égalité reste · "
+        "Mordienne (2 points) : non · Abandon : oui · Course à dix (mordienne annoncée) : oui"
+    )
 
     await page.goto(live_server + "/scores")
     finished = page.locator(".mine-item").first
