@@ -1,3 +1,5 @@
+import html
+
 import httpx
 from fastapi import FastAPI
 
@@ -67,3 +69,21 @@ async def test_game_pages_and_the_home_list_come_from_the_registry(app: FastAPI)
             assert ("Coming soon" in page.text) == (not playable(game)), game
         assert any(playable(game) for game in names())
         assert (await c.get("/nogame")).status_code == 404
+
+
+async def test_chouine_match_lengths_are_said_alike_for_the_computer_and_a_friend(
+    app: FastAPI,
+) -> None:
+    # A tester read the friend's "en 3 parties" as exactly three parties, beside the computer's
+    # "au meilleur des 3": both say best of.
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
+        pages = {
+            lang: html.unescape((await c.get("/chouine", headers={"accept-language": lang})).text)
+            for lang in ("fr", "en")
+        }
+    fr, en = (pages[lang].replace("\u00a0", " ") for lang in ("fr", "en"))
+    for n in (3, 5):
+        assert f"Jouer contre l'ordinateur — au meilleur des {n}" in fr
+        assert f"Créer une table pour deux — au meilleur des {n}" in fr
+        assert f"Make a table for two — best of {n}" in en
+    assert " parties<" not in fr
