@@ -90,9 +90,11 @@ async def test_three_seat_links_each_seat_exactly_their_seat(
         await expect(page.get_by_test_id("seat-partner").get_by_test_id("presence")).to_have_text(
             "Away"
         )
-        # A filled seat's link is taken too.
+        # A seat given to the computer: its link says so.
         late_ctx, late = await open_link(browser, links["right"])
-        await expect(late.get_by_test_id("seat-taken")).to_be_visible()
+        await expect(late.get_by_test_id("seat-taken")).to_contain_text(
+            "This seat is played by the computer"
+        )
         await late_ctx.close()
     finally:
         await partner_ctx.close()

@@ -111,7 +111,7 @@ async def test_the_maker_gives_the_open_seats_to_the_computer_before_the_start(
     # A resent fill is acknowledged, not applied twice; the computer's seat is taken now.
     again = await service.fill(host.table_id, 0, "f4", [1])
     assert again.duplicate and again.record.version == 2
-    assert await refused(service.join(host.table_id, 1)) == "seat_taken"
+    assert await refused(service.join(host.table_id, 1)) == "seat_computer"
     full = await service.fill(host.table_id, 0, "f5", [3])
     assert full.record.data["seats"] == ["human", "computer", "human", "computer"]
     assert full.record.data["open"] == []

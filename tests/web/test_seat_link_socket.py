@@ -90,7 +90,7 @@ async def test_the_maker_fills_the_open_seats_and_the_computer_plays_them(app: F
             "table_full",
         )
         taken = await c.post(f"/api/tables/{host['table_id']}/seats", json={"seat": 1})
-        assert refusal(taken) == (409, "seat_taken")
+        assert refusal(taken) == (409, "seat_computer")  # the computer plays it
 
 
 async def test_after_a_restart_the_computer_seats_of_a_shared_table_play_on(

@@ -334,7 +334,8 @@ class TableService:
         people racing for a seat exactly one sits. The table moves on one version, so the seats
         already taken see it. Raises Refusal: ``table_gone``, ``not_shared`` (a computer table:
         nobody joins it), ``table_full`` (no seat open), ``seat_taken`` (``seat`` is someone's
-        already, or the computer's), ``bad_seat`` (no such seat), ``busy``."""
+        already), ``seat_computer`` (the maker let the computer play it), ``bad_seat`` (no such
+        seat), ``busy``."""
         for _ in range(JOIN_RETRIES):
             record = await self.load(table_id)
             doc = TableDoc.from_data(record.data)

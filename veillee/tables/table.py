@@ -112,20 +112,23 @@ class TableDoc:
         at ``seat`` (a seat link names it), or at the lowest open seat (``None``, the table's
         plain link). Reasons: ``"not_shared"`` (a table against the computer: its one person's
         seat token never leaves the browser tab that made it), ``"bad_seat"`` (no such seat),
-        ``"seat_taken"`` (someone's already, or the computer's), ``"table_full"``.
+        ``"seat_taken"`` (someone's already), ``"seat_computer"`` (the table's maker let the
+        computer play it), ``"table_full"``.
 
         >>> TableDoc("demo", {}, ("human", "computer"), {}).seat_refusal()
         'not_shared'
         >>> shared = TableDoc("demo", {}, ("human",) * 4, {}, shared=True, open=(1, 3))
         >>> shared.seat_refusal(), shared.seat_refusal(3), shared.seat_refusal(2)
         (None, None, 'seat_taken')
+        >>> TableDoc("demo", {}, ("human", "computer"), {}, shared=True, open=()).seat_refusal(1)
+        'seat_computer'
         """
         if not self.shared:
             return "not_shared"
         if seat is not None and not 0 <= seat < len(self.seats):
             return "bad_seat"
         if seat is not None and seat not in self.open:
-            return "seat_taken"
+            return "seat_computer" if self.seats[seat] == COMPUTER else "seat_taken"
         if not self.open:
             return "table_full"
         return None

@@ -130,10 +130,10 @@ async def table_page(request: Request, game: str, table_id: str) -> HTMLResponse
     """The table page of ``game``; the script finds its seat token in this browser's storage.
     For a browser holding none, the page carries what a seat request would be refused with now
     (``data-seat-refusal``: ``table_gone``, ``not_shared``, ``table_full``, ``seat_taken``,
-    ``bad_seat``; empty while the seat is open), so that it says so without asking: a refusal
-    it could foresee would show in the browser's console as a failed request. It also carries
-    the chat's numbers (``data-chat-max-chars``, ``data-chat-kept``: :mod:`veillee.tables.chat`),
-    which the page's chat uses and never copies, and the table's link
+    ``seat_computer``, ``bad_seat``; empty while the seat is open), so that it says so without
+    asking: a refusal it could foresee would show in the browser's console as a failed request.
+    It also carries the chat's numbers (``data-chat-max-chars``, ``data-chat-kept``:
+    :mod:`veillee.tables.chat`), which the page's chat uses and never copies, and the table's link
     (:func:`table_link`: ``data-link``, and the value of the waiting screen's link box)."""
     if not playable(game):
         raise HTTPException(404)
@@ -250,8 +250,9 @@ async def take_seat(request: Request, table_id: str) -> CreatedTable | JSONRespo
     """Sit at a shared table: at the seat the body names (a seat link), or at the lowest open
     seat (no body: the table's plain link); its token, sent this once. Refusals: 400
     ``bad_json`` / ``bad_message``, 404 ``table_gone``, 409 ``seat_taken`` (that seat is
-    someone's, or the computer's), 409 ``table_full`` (every seat is taken), 409 ``bad_seat``,
-    409 ``not_shared`` (a table against the computer), 503 ``busy``."""
+    someone's), 409 ``seat_computer`` (the computer plays it), 409 ``table_full`` (every seat
+    is taken), 409 ``bad_seat``, 409 ``not_shared`` (a table against the computer), 503
+    ``busy``."""
     service = _service(request.app)
     try:
         body = parse_take_seat(await request.body())  # never past guards.BodyLimit

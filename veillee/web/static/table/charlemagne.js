@@ -347,8 +347,9 @@ function onPresence(seats) {
 async function sitDown() {
   const taken = await takeSeat(tableId, linkSeat(), root.dataset.seatRefusal);
   if (taken.token) return taken.token;
-  if (taken.code === "seat_taken" || taken.code === "table_full") {
-    $("taken-text").textContent = words.t(taken.code === "seat_taken" ? "seats.taken" : "seats.full");
+  const said = { seat_taken: "seats.taken", seat_computer: "seats.computer", table_full: "seats.full" };
+  if (said[taken.code]) {
+    $("taken-text").textContent = words.t(said[taken.code]);
     $("taken").hidden = false;
     root.dataset.state = "full";
   } else {
