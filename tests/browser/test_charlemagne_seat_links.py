@@ -93,7 +93,7 @@ async def test_three_seat_links_each_seat_exactly_their_seat(
         # A seat given to the computer: its link says so.
         late_ctx, late = await open_link(browser, links["right"])
         await expect(late.get_by_test_id("seat-taken")).to_contain_text(
-            "This seat is played by the computer"
+            "The computer plays this seat"
         )
         await late_ctx.close()
     finally:
