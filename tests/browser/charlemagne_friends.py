@@ -27,3 +27,13 @@ async def open_link(browser: Browser, link: str) -> tuple[BrowserContext, Page]:
     page = await ctx.new_page()
     await page.goto(link)
     return ctx, page
+
+
+async def give_to_computer(page: Page, places: tuple[str, ...]) -> None:
+    """The maker (``page``) lets the computer play the seats at ``places`` (``"partner"``,
+    ``"left"``, ``"right"``), one at a time, each seen taken before the next."""
+    for place in places:
+        await page.get_by_test_id(f"fill-{place}").click()
+        await expect(page.get_by_test_id(f"seat-row-{place}")).to_have_attribute(
+            "data-status", "computer"
+        )

@@ -174,11 +174,7 @@ async def test_a_charlemagne_tables_resume_entry_shows_its_score(
     # A shared Charlemagne table (scripted: you speak first, bid 6 and everyone passes), its
     # other seats given to the computer; one hand played by clicks scores for one team.
     await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3, shared=True)
-    for place in ("partner", "left"):
-        await page.get_by_test_id(f"fill-{place}").click()
-        await expect(page.get_by_test_id(f"seat-row-{place}")).to_have_attribute(
-            "data-status", "computer"
-        )
+    await charlemagne_friends.give_to_computer(page, ("partner", "left"))
     await page.get_by_test_id("fill-right").click()  # the last seat: the hand begins
     await play_hand(page, -1, bid="6")
     score = (await page.get_by_test_id("score").inner_text()).strip()
@@ -215,11 +211,7 @@ async def test_a_charlemagne_resume_entry_names_the_seat_to_act_and_what_it_is_d
     # A shared Charlemagne table (scripted: West deals, you sit North and speak first): the
     # computer plays your partner and East, a friend sits West through the seat link.
     await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3, shared=True)
-    for place in ("partner", "left"):
-        await page.get_by_test_id(f"fill-{place}").click()
-        await expect(page.get_by_test_id(f"seat-row-{place}")).to_have_attribute(
-            "data-status", "computer"
-        )
+    await charlemagne_friends.give_to_computer(page, ("partner", "left"))
     link = await page.get_by_test_id("seat-link-right").input_value()
     ctx, west = await charlemagne_friends.open_link(browser, link)
     try:
