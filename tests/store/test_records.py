@@ -1,12 +1,14 @@
 import asyncio
+import sqlite3
 import threading
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from veillee.store import NotFound, Store, VersionConflict, token_hash
+from veillee.store import NotFound, Store, VersionConflict, records, token_hash
 
 
 @pytest.fixture
@@ -127,3 +129,30 @@ async def test_changes_written_together_are_each_judged_alone(store: Store) -> N
     assert await store.role_of(token_hash("taken")) == (a.id, "seat:0")
     assert (await store.load(b.id)).data == {"n": 4}
     assert await store.applied(b.id, "b1") == 1 and await store.applied(b.id, "b2") is None
+
+
+async def test_the_writer_connects_to_a_migrated_wal_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new SQLite file is switched to WAL and migrated by one connection before the writer
+    thread opens its own: two connections switching a new file to WAL at once fail with
+    "database is locked" whatever their busy timeout (a CI run's server failed to start so)."""
+    path = tmp_path / "new.db"
+    seen: list[tuple[str, bool]] = []
+    started = records._Writer.started
+
+    def look_then_start(writer: records._Writer) -> None:
+        with closing(sqlite3.connect(path)) as conn:
+            mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        seen.append((mode, "alembic_version" in tables))
+        started(writer)
+
+    monkeypatch.setattr(records._Writer, "started", look_then_start)
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        rec = await store.create("table", {"n": 0})  # the writer's first transaction
+        assert seen == [("wal", True)]
+        assert (await store.load(rec.id)).data == {"n": 0}
+    finally:
+        await store.close()

@@ -242,19 +242,10 @@ class Store:
         for sync_engine in (engine.sync_engine, writer):
             if sync_engine is not None and url.startswith("sqlite"):
                 event.listen(sync_engine, "connect", _sqlite_pragmas)
-        store = cls(engine, writer)
-        await store._migrate()
-        return store
-
-    async def _migrate(self) -> None:
-        def upgrade(connection: sa.Connection) -> None:
-            cfg = Config()
-            cfg.set_main_option("script_location", str(MIGRATIONS))
-            cfg.attributes["connection"] = connection
-            command.upgrade(cfg, "head")
-
-        async with self.engine.begin() as conn:
-            await conn.run_sync(upgrade)
+        # Migrate before the writer thread connects: two connections switching a new file to
+        # WAL at once fail with "database is locked" at once, whatever their busy timeout.
+        await _migrate(engine)
+        return cls(engine, writer)
 
     async def close(self) -> None:
         """Release every connection."""
@@ -532,6 +523,19 @@ class Store:
         )
         async with self.engine.connect() as conn:
             return int((await conn.execute(query)).scalar() or 0)
+
+
+async def _migrate(engine: AsyncEngine) -> None:
+    """Run the Alembic migrations to head on ``engine``, in one transaction."""
+
+    def upgrade(connection: sa.Connection) -> None:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+    async with engine.begin() as conn:
+        await conn.run_sync(upgrade)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
