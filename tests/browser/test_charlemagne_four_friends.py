@@ -138,6 +138,9 @@ async def test_four_friends_play_two_hands_through_their_seat_links(
                     nexted.add((seat, s["hand"]))
                     await expect(each.get_by_test_id("hand-end")).to_be_visible()
                     await each.get_by_test_id("next-hand").click()
+                    # From the click on, the foot no longer waits for this seat (not even for
+                    # the moment before the server answers the last seat with the next deal).
+                    await expect(each.get_by_test_id("ready-line")).not_to_contain_text("You")
                     acted = True
             if not acted:
                 await asyncio.sleep(0.03)

@@ -47,6 +47,7 @@ const announced = new Set();
 let here = null; // the seats with a page open (shared tables), from the server's "presence"
 let seatLinks = null;
 let waitingTimer = null;
+let askedNext = false; // this page asked for the next hand (or match) at a shared table: not dealt yet
 const MAKER = 0; // the seat of whoever made a shared table (docs/protocol.md §1b)
 
 // ---- the refusal line: one message, cleared by the next state it no longer applies to ----
@@ -282,13 +283,28 @@ function render(state) {
   $("turn-line").textContent = connectionDown ? words.t("charlemagne.table.reconnecting") : words.turnLine(state);
 
   const end = $("hand-end");
+  if (!deal.outcome) askedNext = false;
   if (!deal.outcome && end.open) end.close();
   trick.render(state, !previous, () => {
     if (current !== state) return;
-    if (deal.outcome) showHandEnd(end, state, words);
+    if (deal.outcome) showHandEnd(end, readyShown(state), words);
     root.dataset.state = status(state);
   });
   announceNews(previous, state);
+}
+
+/** ``state`` as the hand-end screen shows it: once this page has asked for the next hand, its
+ * seat counts as ready before the server says so (its button waits, the foot no longer names it). */
+function readyShown(state) {
+  if (!askedNext || state.ready.includes(state.seat)) return state;
+  return { ...state, ready: [...state.ready, state.seat] };
+}
+
+/** Ask for the next hand (or match) at a shared table: said at once on the hand-end screen. */
+function askForNext(end) {
+  askedNext = true;
+  showHandEnd(end, readyShown(current), words);
+  send({ type: "next" });
 }
 
 // ---- a shared table: the seat links while seats are open, and who is here --------------------
@@ -410,12 +426,16 @@ async function main() {
   // At a shared table the hand-end screen stays until every person is ready (its foot says for
   // whom it waits), and a new match is agreed the same way.
   $("next-hand").addEventListener("click", () => {
-    if (!current.shared) end.close();
+    if (current.shared) {
+      askForNext(end);
+      return;
+    }
+    end.close();
     send({ type: "next" });
   });
   $("new-match").addEventListener("click", () => {
     if (current.shared) {
-      send({ type: "next" });
+      askForNext(end);
       return;
     }
     end.close();
@@ -441,6 +461,11 @@ async function main() {
       sending = false;
       for (const card of $("hand").querySelectorAll(".lifted")) card.classList.remove("lifted");
       if (current) root.dataset.state = status(current);
+      if (askedNext) {
+        // The request for the next hand was refused: the screen says again whom it waits for.
+        askedNext = false;
+        if ($("hand-end").open) showHandEnd($("hand-end"), current, words);
+      }
       const text = words.reason(error.code, current?.view.deal, error.message);
       if (current && current.seated.includes(false)) $("copied").textContent = text;
       showRefusal(text, "refused");

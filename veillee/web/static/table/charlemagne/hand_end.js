@@ -22,7 +22,7 @@ function renderReady(dialog, state, words) {
   const mine = ready.includes(state.seat);
   const waiting = state.seats.flatMap((kind, seat) => (kind === "human" && !ready.includes(seat) ? [seat] : []));
   const names = waiting.map((seat) => words.seatLabel(state.view.deal, seat, state.seat));
-  line.textContent = ready.length ? words.t("seats.ready.waiting", { names: names.join(", ") }) : "";
+  line.textContent = ready.length && names.length ? words.t("seats.ready.waiting", { names: names.join(", ") }) : "";
   line.hidden = !state.shared;
   dialog.querySelector("#next-hand").disabled = mine;
   dialog.querySelector("#new-match").disabled = mine;
