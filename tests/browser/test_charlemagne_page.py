@@ -201,11 +201,14 @@ async def test_not_your_turn_and_not_allowed_look_different_and_a_message_lives_
     assert refused_look == [True, 1, "solid"]
     before = await phone.evaluate(BOXES, "#hand button.card, #turn-line, #steps button")
     await refused.first.click(force=True)
-    await expect(refusal).to_have_text(
-        "Follow the suit led: the jokers and both jacks of the trump colour are trumps."
-    )
+    await expect(refusal).to_have_text("Follow the suit led: spades.")
     await expect(refusal).to_have_attribute("data-kind", "refused")
     assert await refused.first.get_attribute("title") == await refusal.inner_text()
+    # The jack of diamonds is a trump (hearts are): its refusal says why it does not follow.
+    await phone.locator('#hand [data-card="JD"]').click(force=True)
+    await expect(refusal).to_have_text(
+        "Follow the suit led, spades: the jokers and both jacks of the trump colour are trumps."
+    )
     # Nothing moved under the finger, and nothing was sent.
     assert await phone.evaluate(BOXES, "#hand button.card, #turn-line, #steps button") == before
     assert int(await table_attr(phone, "version")) == version

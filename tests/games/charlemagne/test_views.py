@@ -1,13 +1,14 @@
 """What a Charlemagne view says of the bids a seat may not make (docs/charlemagne-views.md,
 ``bid_refusals``): the reason codes of ``rules.why_illegal``, exact, for the seat to bid and for
-the others, and nothing once the auction is over."""
+the others, and nothing once the auction is over; and the suit the trick in play was led in
+(``led_suit``, rules §6), which the page names in a refusal to follow."""
 
 from __future__ import annotations
 
 from veillee.cards import PIQUET_JOKERS_34
 from veillee.games.charlemagne import rules, views
 
-from .decks import play
+from .decks import play, position
 
 N, E, S, W = 0, 1, 2, 3
 LADDER = ["pass", "5", "6", "7", "8", "mulot", "charlemagne", "gros-mulot", "gros-charlemagne"]
@@ -49,3 +50,21 @@ def test_no_bid_is_refused_once_the_auction_is_over() -> None:
 
 def test_the_spectator_view_has_no_seats_bid_refusals() -> None:
     assert "bid_refusals" not in views.spectator_view(play(fresh(N), ["7"]))
+
+
+def test_the_suit_led_is_the_first_cards_own_suit_in_play() -> None:
+    # Hearts are trumps: the jack of diamonds (same colour) and a joker are led as trumps.
+    hands = {E: ["JD", "9D", "AS"]}
+    assert views.view(position(hands, [], to_act=N), E)["led_suit"] is None
+    assert views.view(position(hands, [(N, "KD")], to_act=E), E)["led_suit"] == "D"
+    assert views.view(position(hands, [(N, "JD")], to_act=E), S)["led_suit"] == "H"
+    assert views.view(position(hands, [(N, "BJ")], to_act=E), W)["led_suit"] == "H"
+    # In a Mulot the jokers are a suit of their own, and jacks are plain cards.
+    mulot = {"contract": "mulot", "trump": None}
+    assert views.view(position(hands, [(N, "LJ")], to_act=E, **mulot), E)["led_suit"] == "JOKER"
+    assert views.view(position(hands, [(N, "JH")], to_act=E, **mulot), E)["led_suit"] == "H"
+    # The refusal it goes with: the jack of diamonds does not follow diamonds.
+    assert views.view(position(hands, [(N, "KD")], to_act=E), E)["refusals"] == {
+        "JD": "must_follow_suit",
+        "AS": "must_follow_suit",
+    }

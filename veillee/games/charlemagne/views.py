@@ -130,6 +130,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
         if state.phase == "play"
         else len(state.tricks),
         "trick": _trick_cards(state.trick),
+        "led_suit": effective_suit(state.trick[0][1], state.trump) if state.trick else None,
         "last_trick": (
             {"cards": _trick_cards(last.cards), "winner": last.winner} if last is not None else None
         ),

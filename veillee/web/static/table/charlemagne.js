@@ -112,7 +112,7 @@ function looksOf(state) {
     } else if (mine && deal.phase === "play") {
       const reason = deal.refusals?.[card];
       looks[card] = reason ? "refused" : "pick";
-      if (reason) why[card] = words.reason(reason, deal);
+      if (reason) why[card] = words.reason(reason, deal, undefined, card);
     } else if (mine) {
       looks[card] = "rest"; // the decision is in the middle of the table
       why[card] = words.reason(deal.refusals?.[card] ?? "wrong_phase", deal);

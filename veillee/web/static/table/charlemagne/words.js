@@ -113,16 +113,24 @@ export class Words {
   }
 
   /** A reason code (the engine's, or the server's) in words: the page's own sentence, said for
-   * the step or the contract where that reads better ("bid or pass first"; in a Mulot, that a
-   * joker may not be played then; a bid too low names the highest so far), else ``fallback``. */
-  reason(code, deal, fallback) {
+   * the step or the contract where that reads better ("bid or pass first"; a bid too low names
+   * the highest so far; a card that does not follow names the suit led, and says which cards are
+   * trumps where that is the point: trumps led, or a jack or a joker refused — ``card`` is the
+   * card refused — and in a Mulot that a joker may not be played then), else ``fallback``. */
+  reason(code, deal, fallback, card) {
     const t = this.t;
     const top = deal ? highestBid(deal) : null;
     let variant = null;
+    let values = top ? { bid: this.contract(top.bid), name: this.who(deal, top.seat, deal.seat) } : {};
     if (code === "wrong_phase") variant = deal?.phase;
     else if (code === "bid_too_low" && top) variant = "high";
-    else if (deal?.phase === "play" && !deal.trump) variant = "jokers";
-    const values = top ? { bid: this.contract(top.bid), name: this.who(deal, top.seat, deal.seat) } : {};
+    else if (code === "must_follow_suit" && deal?.led_suit) {
+      const face = card === "BJ" || card === "LJ" ? "joker" : card?.[0] === "J" ? "jack" : "other";
+      if (!deal.trump) variant = face === "joker" || deal.led_suit === "JOKER" ? "jokers" : "suit";
+      else if (deal.led_suit === deal.trump) variant = "trump";
+      else variant = face === "other" ? "suit" : "named";
+      values = { suit: t(`card.suit.${deal.led_suit}`) };
+    } else if (deal?.phase === "play" && !deal.trump) variant = "jokers";
     if (variant) {
       const key = `charlemagne.reason.${code}.${variant}`;
       if (t(key) !== key) return t(key, values);
