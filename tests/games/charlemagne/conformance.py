@@ -5,6 +5,7 @@ from the state independently of ``views.py``, and the actions worth trying at an
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from veillee.cards import PIQUET_JOKERS_34, SUITS
 from veillee.games.charlemagne import rules
@@ -66,3 +67,9 @@ def places(state: State) -> list[str]:
     cards += list(state.discards) + list(state.out_discards)
     cards += [c for t in state.tricks for _, c in t.cards] + [c for _, c in state.trick]
     return cards
+
+
+def won_in_one_deal(match: Any) -> bool:
+    """Whether ``match``, over after its first hand, may be: when that hand alone scored the
+    target (rules §11: a made Gros Charlemagne scores 32)."""
+    return bool(match.results) and match.results[0]["points"] >= match.target

@@ -4,6 +4,8 @@ state independently of ``views.py``, and the actions worth trying at any state."
 
 from __future__ import annotations
 
+from typing import Any
+
 from veillee.games.chouine import rules
 from veillee.games.chouine.rules import (
     CARD_CODES,
@@ -65,3 +67,9 @@ def allowed_cards(state: State, seat: int) -> set[str]:
         sum(1 << c for c in state.talon)
     )
     return set(PACK) - set(hidden)
+
+
+def won_in_one_deal(match: Any) -> bool:
+    """Whether ``match``, over after its first partie, may be: never (rules §2: the first to win 2
+    or 3 parties; §9: a chouine wins its partie, not the match)."""
+    return False
