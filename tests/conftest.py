@@ -15,10 +15,18 @@ from veillee.config import Settings
 from veillee.web import create_app
 
 # Timings vary on a loaded 2-core machine: no per-example deadline, no "too slow" health check.
+# The examples are the same at every run (derandomize), so a run's verdict is the code's, not the
+# draw's; `VEILLEE_HYPOTHESIS=explore make test` draws new ones (a failure found so is pinned
+# with @example).
 settings.register_profile(
-    "veillee", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+    "veillee",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+    derandomize=True,
 )
-settings.load_profile("veillee")
+settings.register_profile("explore", settings.get_profile("veillee"), derandomize=False)
+settings.load_profile(os.environ.get("VEILLEE_HYPOTHESIS", "veillee"))
 
 
 IN_PROCESS = "http://t"
