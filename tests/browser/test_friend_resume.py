@@ -232,3 +232,30 @@ async def test_a_charlemagne_resume_entry_names_the_seat_to_act_and_what_it_is_d
         await expect(turn).to_have_text("Nord écarte…")
     finally:
         await ctx.close()
+
+
+async def test_a_charlemagne_resume_entry_calls_the_partner_your_partner(
+    hooked_server: str, browser: Browser, page: Page
+) -> None:
+    # The same scripted table, a friend sitting South, your partner; East and West are computers.
+    await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3, shared=True)
+    await charlemagne_friends.give_to_computer(page, ("left", "right"))
+    link = await page.get_by_test_id("seat-link-partner").input_value()
+    ctx, south = await charlemagne_friends.open_link(browser, link)
+    try:
+        # You bid 6 and East passes: your partner is to bid, and your list says so as the
+        # table does.
+        await page.get_by_test_id("bid-6").click()
+        await expect(south.get_by_test_id("bid-pass")).to_be_enabled()
+        await page.goto(hooked_server + "/")
+        turn = page.get_by_test_id("resume-item").locator(".resume-turn")
+        await expect(turn).to_have_text("Your partner is bidding…")
+        await page.goto(f"{hooked_server}/lang/fr?next=/")
+        await expect(turn).to_have_text("Votre partenaire annonce…")
+        # South and West pass: you discard, and South's list says its partner is discarding.
+        await south.get_by_test_id("bid-pass").click()
+        await south.goto(hooked_server + "/")
+        turn = south.get_by_test_id("resume-item").locator(".resume-turn")
+        await expect(turn).to_have_text("Your partner is discarding…")
+    finally:
+        await ctx.close()

@@ -411,6 +411,18 @@ def playthrough(name: str, text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_the_declared_seats_are_consistent(name: str) -> None:
+    # A name per seat; partners, where declared, pair the seats off (each the other's partner).
+    info = find(name).info
+    assert len(info.seat_names) == info.seats == len(set(info.seat_names))
+    if info.partners:
+        assert len(info.partners) == info.seats
+        assert all(
+            info.partners[info.partners[s]] == s != info.partners[s] for s in range(info.seats)
+        )
+
+
 def test_every_game_has_golden_playthroughs() -> None:
     assert {name for name, _ in golden_files()} == set(GAMES)
 

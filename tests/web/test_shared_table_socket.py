@@ -181,10 +181,11 @@ async def test_the_resume_request_answers_for_the_tokens_shown(app: FastAPI) -> 
         assert first["match"]["best_of"] == 5 and first["seated"] == [True, True]
         assert set(first) == {
             "table_id", "game", "url", "seat", "seats", "seated", "ready", "expires_at",
-            "match", "score", "to_act", "phase", "seat_names",
+            "match", "score", "to_act", "phase", "seat_names", "partner",
         }  # fmt: skip
         assert first["score"] == [0, 0]
         assert first["phase"] == 1 and first["seat_names"] == ["A", "B"]
+        assert first["partner"] is None  # at Chouine each seat plays for itself
         assert answer["tables"][1]["seated"] == [True, False]
         for bad in ({"seats": [{"table_id": "x", "token": "short"}]}, {"seats": "all"}, []):
             assert refusal(await c.post("/api/tables/resume", json=bad)) == (400, "bad_message")

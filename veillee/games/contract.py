@@ -53,13 +53,16 @@ class GameInfo:
 
     ``name`` is the registry name (also the URL segment ``/{name}``); ``seats`` the number of
     seats (seats are ints ``0 .. seats - 1``); ``seat_names`` a short stable name per seat
-    (``"N" "E" "S" "W"``); ``options`` the table options a person may choose, by name.
+    (``"N" "E" "S" "W"``); ``options`` the table options a person may choose, by name;
+    ``partners`` each seat's partner where the game plays in partnerships (seat -> seat), ``()``
+    where every seat plays for itself.
     """
 
     name: str
     seats: int
     seat_names: tuple[str, ...]
     options: Mapping[str, Option]
+    partners: tuple[int, ...] = ()
 
     def table_options(self, chosen: Mapping[str, object]) -> dict[str, int]:
         """The full options of a new table: ``chosen`` checked against :attr:`options` (each

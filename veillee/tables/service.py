@@ -135,11 +135,12 @@ def seat_view(record: Record, seat: int, table: Table | None = None) -> dict[str
 def seat_summary(record: Record, seat: int) -> dict[str, Any]:
     """What the resume list shows ``seat`` of its table: ``{"table_id", "game", "url", "seat",
     "seats", "seated", "ready", "expires_at", "match", "score", "to_act", "phase",
-    "seat_names"}``: the match's public part (``view["match"]``: score, length, results),
-    ``score`` as the game counts it for the seat's side (``[its side's, the other side's]``: the
-    match contract's ``score``), whose turn it is, the deal view's ``phase`` (what the seat to
-    act is doing, where the game's view says it; None where the view has none) and the names
-    the game declares for its seats (``GameInfo.seat_names``); never a card."""
+    "seat_names", "partner"}``: the match's public part (``view["match"]``: score, length,
+    results), ``score`` as the game counts it for the seat's side (``[its side's, the other
+    side's]``: the match contract's ``score``), whose turn it is, the deal view's ``phase`` (what
+    the seat to act is doing, where the game's view says it; None where the view has none), the
+    names the game declares for its seats (``GameInfo.seat_names``) and the seat's partner
+    (``GameInfo.partners``; None where every seat plays for itself); never a card."""
     table = Table.read(record.data)
     full = seat_view(record, seat, table)
     return {
@@ -156,6 +157,7 @@ def seat_summary(record: Record, seat: int) -> dict[str, Any]:
         "to_act": full["view"]["deal"].get("to_act"),
         "phase": full["view"]["deal"].get("phase"),
         "seat_names": list(table.game.info.seat_names),
+        "partner": table.game.info.partners[seat] if table.game.info.partners else None,
     }
 
 

@@ -22,6 +22,7 @@ from .rules import (
     from_json,
     legal_actions,
     outcome,
+    partner,
     strength,
     to_json,
     why_illegal,
@@ -33,6 +34,7 @@ INFO = GameInfo(
     seats=4,
     seat_names=("N", "E", "S", "W"),
     options={"target": Option(values=(32,), default=32)},
+    partners=tuple(partner(seat) for seat in range(4)),
 )
 """Four seats N, E, S, W clockwise, partners opposite; first team to 32 (rules §2)."""
 

@@ -19,8 +19,14 @@ function span(className, text) {
 
 /** Another seat's turn, where the game's table names the seat and what it is doing in its
  * turn line (`<game>.turn.other.<phase>`, with the seat's name `<game>.seat.<name>` from the
- * summary's `seat_names`): the same words, "West is bidding…"; else `fallback`. */
+ * summary's `seat_names`; the partner's own words `<game>.turn.partner.<phase>`): the same
+ * words, "West is bidding…", "Your partner is bidding…"; else `fallback`. */
 function theirTurn(summary, t, fallback) {
+  if (summary.partner !== null && summary.partner === summary.to_act) {
+    const partnerKey = `${summary.game}.turn.partner.${summary.phase}`;
+    const text = t(partnerKey);
+    if (text !== partnerKey) return text;
+  }
   const key = `${summary.game}.turn.other.${summary.phase}`;
   const name = t(`${summary.game}.seat.${summary.seat_names[summary.to_act]}`);
   const text = t(key, { name });
