@@ -126,6 +126,20 @@ async def test_four_friends_play_two_hands_through_their_seat_links(
                     "Waiting for: East, Partner, West"
                 )
                 await expect(page.get_by_test_id("next-hand")).to_be_disabled()
+                # While it waits, the chat stays in reach: the first ready asks the others.
+                toggle = page.get_by_test_id("chat-toggle")
+                drawer = await toggle.is_visible()
+                if drawer:
+                    await toggle.click()
+                await page.get_by_test_id("chat-input").click()
+                await page.keyboard.type("Deal when you are ready")
+                await page.keyboard.press("Enter")
+                for each in players:
+                    said = each.get_by_test_id("chat-lines").get_by_test_id("chat-text")
+                    await expect(said).to_have_text(["Deal when you are ready"])
+                if drawer:
+                    await page.get_by_test_id("chat-close").click()
+                await expect(page.get_by_test_id("hand-end")).to_be_visible()
                 nexted.add((0, "1"))
                 continue
             acted = False

@@ -72,6 +72,19 @@ async def test_two_friends_play_a_best_of_3_match_through_the_link(
         await expect(second.get_by_test_id("ready-line")).to_have_text(
             "Your friend is ready for a new match."
         )
+        # The count waits for the friend, and the chat stays in reach to ask.
+        toggle = first.get_by_test_id("chat-toggle")
+        drawer = await toggle.is_visible()
+        if drawer:
+            await toggle.click()
+        await first.get_by_test_id("chat-input").click()
+        await first.keyboard.type("One more?")
+        await first.keyboard.press("Enter")
+        for each in (first, second):
+            said = each.get_by_test_id("chat-lines").get_by_test_id("chat-text")
+            await expect(said).to_contain_text(["One more?"])
+        if drawer:
+            await first.get_by_test_id("chat-close").click()
         await second.get_by_test_id("new-match").click()
         for each in (page, friend):
             await expect(each.get_by_test_id("score")).to_have_text("You 0 – 0 Friend")

@@ -44,6 +44,16 @@ export function hasChat(state) {
   return state.seats.filter((kind) => kind === "human").length >= 2;
 }
 
+/** Open a table's end screen (a Chouine partie's count, a Charlemagne hand's end) for `state`:
+ * where a shared table has a chat it is not modal, so that while it waits for everyone to be ready
+ * the chat and the top bar stay in reach (the one we wait for is the one to ask); alone against
+ * the computer it is modal. */
+export function openEndScreen(dialog, state) {
+  if (dialog.open) return;
+  if (state.shared && hasChat(state)) dialog.show();
+  else dialog.showModal();
+}
+
 export class Chat {
   /**
    * conn: the page's LiveConnection; t: its translator; lang: "fr" | "en"; tableId; seat: this

@@ -3,6 +3,7 @@
 // last screen of a match the match result heads it, and the partie's count follows. Every
 // number comes from the view's outcome (docs/chouine-views.md).
 import { cardImage } from "./cards.js";
+import { openEndScreen } from "./chat.js";
 
 function cell(tag, text, className) {
   const node = document.createElement(tag);
@@ -139,6 +140,6 @@ export function showCount(state, t) {
   document.getElementById("next-partie").hidden = match.over;
   document.getElementById("new-match").hidden = !match.over;
   renderReady(state, t);
-  if (!dialog.open) dialog.showModal();
+  openEndScreen(dialog, state);
   dialog.querySelector(".panel-body").scrollTop = 0;
 }

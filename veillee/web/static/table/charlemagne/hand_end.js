@@ -1,6 +1,8 @@
 // The hand-end screen: the contract and who bid it, made or not, why the hand stopped, tricks
 // per side, the points scored and the match score; then "Deal the next hand". When the match
 // is over its result is the heading, and the hand's count follows.
+import { openEndScreen } from "../chat.js";
+
 function cell(tag, text) {
   const node = document.createElement(tag);
   node.textContent = text;
@@ -67,5 +69,5 @@ export function showHandEnd(dialog, state, words) {
   $("next-hand").hidden = over;
   $("new-match").hidden = !over;
   renderReady(dialog, state, words);
-  if (!dialog.open) dialog.showModal();
+  openEndScreen(dialog, state);
 }
