@@ -1,4 +1,5 @@
 import html
+import re
 
 import httpx
 from fastapi import FastAPI
@@ -87,3 +88,7 @@ async def test_chouine_match_lengths_are_said_alike_for_the_computer_and_a_frien
         assert f"Créer une table pour deux — au meilleur des {n}" in fr
         assert f"Make a table for two — best of {n}" in en
     assert " parties<" not in fr
+    # ... and in one order, the default length first (a tester saw 5, 3 beside 3, 5).
+    computer = re.findall(r'data-testid="play-computer-(\d)"', en)
+    friend = re.findall(r'data-testid="play-friend-(\d)"', en)
+    assert computer == friend == ["5", "3"]
