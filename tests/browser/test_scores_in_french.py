@@ -49,7 +49,10 @@ async def test_corrections_race_to_ten_and_an_early_end_in_french(
         await page.locator('#pad button[data-side="0"][data-outcome="won"]').tap()
         await expect(page.locator("body")).to_have_attribute("data-version", str(n + 1))
     await expect(page.locator("#rows tr")).to_have_count(6)  # beyond five hands
-    await expect(page.locator("#match-state")).to_have_text("Donne 7 — donneur : Est")
+    # Past the five hands, the line says what the match now runs to.
+    await expect(page.locator("#match-state")).to_have_text(
+        "Donne 7 — donneur : Est · premier camp à 10 points"
+    )
     await expect(page.locator("#rows td.col-dealer").first).to_have_text("Ouest")
 
     await race.tap()  # switching off would leave hands after the fifth, where NS had already won

@@ -161,6 +161,13 @@ function matchState(waiting) {
   }
   const n = st.rows.length + waiting.length + 1;
   const dealer = ((st.next_dealer ?? view.first_dealer) + waiting.length) % 4;
+  const points = view.room?.points;
+  if (points) {
+    // A race to a number of points (no hand limit): the line says to how many, from the
+    // server's room (the points each side still needs), so "Hand 6" of 5 hands reads right.
+    const target = st.totals[0] + points[0];
+    return t("scores.next_hand.race", { n, dealer: seatName(dealer), target });
+  }
   return t("scores.next_hand", { n, dealer: seatName(dealer) });
 }
 
