@@ -124,7 +124,7 @@ async def test_bid_a_number_contract_take_the_kitty_discard_and_play_it(
     if result == "Made":
         await expect(title).to_have_text("Contract made: +6 for you and your partner")
         await expect(end.get_by_test_id("end-why")).to_have_text(
-            re.compile(r"^You and your partner took 6 tricks: the 6 is made\.$")
+            re.compile(r"^You and your partner took 6 tricks: your 6 is made\.$")
         )
         await expect(phone.get_by_test_id("score")).to_have_text("Us 6 – 0 Them")
     else:
