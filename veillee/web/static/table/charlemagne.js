@@ -12,6 +12,7 @@
 import { cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
+import { ConnectionBanner } from "./banner.js";
 import { Chat, hasChat } from "./chat.js";
 import { setUpMenu } from "./menu.js";
 import { Voice, hasVoice } from "./voice.js";
@@ -25,6 +26,7 @@ import { SeatLinks, countDown } from "./seat_links.js";
 import { linkSeat, lostWords, seatToken, takeSeat } from "./seats.js";
 
 const root = document.getElementById("table");
+const banner = new ConnectionBanner(document.getElementById("banner"), root);
 const $ = (id) => document.getElementById(id);
 const tableId = root.dataset.tableId;
 const lang = root.dataset.lang;
@@ -376,27 +378,18 @@ async function sitDown() {
 
 // ---- connection status -----------------------------------------------------------------------
 
-let bannerTimer = null;
-
 function showStatus(kind, why) {
-  const banner = $("banner");
-  clearTimeout(bannerTimer);
   if (kind === "reconnecting") {
     connectionDown = true;
-    root.dataset.connection = "down";
-    banner.textContent = words.t("charlemagne.table.reconnecting");
-    banner.hidden = false;
+    banner.down(words.t("charlemagne.table.reconnecting"));
     $("turn-line").textContent = words.t("charlemagne.table.reconnecting");
   } else if (kind === "back") {
     connectionDown = false;
-    root.dataset.connection = "up";
-    banner.textContent = words.t("charlemagne.table.back");
-    banner.hidden = false;
+    banner.back(words.t("charlemagne.table.back"));
     hideRefusal(); // a "Reconnecting…" refusal from a tap while down is stale now
     if (current) $("turn-line").textContent = words.turnLine(current);
-    bannerTimer = setTimeout(() => { banner.hidden = true; }, 1500);
   } else if (kind === "lost") {
-    banner.hidden = true;
+    banner.hide();
     clearInterval(waitingTimer);
     $("waiting").hidden = true;
     $("lost-text").textContent = words.t(lostWords(game, why));

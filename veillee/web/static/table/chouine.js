@@ -14,6 +14,7 @@
 import { cardBack, cardButton, cardImage, cardLabel, cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
+import { ConnectionBanner } from "./banner.js";
 import { Chat, hasChat } from "./chat.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
@@ -22,6 +23,7 @@ import { keepSeat, linkSeat, lostWords, seatToken, takeSeat } from "./seats.js";
 import { Voice, hasVoice } from "./voice.js";
 
 const root = document.getElementById("table");
+const banner = new ConnectionBanner(document.getElementById("banner"), root);
 const $ = (id) => document.getElementById(id);
 const tableId = root.dataset.tableId;
 const lang = root.dataset.lang;
@@ -135,11 +137,7 @@ function chooseDeclaration(card, ways) {
 // While the connection is down the banner says so: a tap makes it speak up, and says nothing
 // anywhere else (one message per fact).
 function nudgeBanner() {
-  const banner = $("banner");
-  banner.classList.remove("nudge");
-  void banner.offsetWidth; // restart the animation
-  banner.classList.add("nudge");
-  announce(banner.textContent);
+  announce(banner.nudge());
 }
 
 // A double click (or double tap) that played a card is one gesture: its second click says and
@@ -471,26 +469,16 @@ function openViewer(title, tricks) {
   $("viewer").showModal();
 }
 
-let bannerTimer = null;
-
 function showStatus(status, why) {
-  const banner = $("banner");
-  clearTimeout(bannerTimer);
   if (status === "reconnecting") {
     connectionDown = true;
-    root.dataset.connection = "down";
     hideRefusal(); // whatever it said is about a table we cannot reach now
-    banner.textContent = t("chouine.table.reconnecting");
-    banner.hidden = false;
+    banner.down(t("chouine.table.reconnecting"));
   } else if (status === "back") {
     connectionDown = false;
-    root.dataset.connection = "up";
-    banner.classList.remove("nudge");
-    banner.textContent = t("chouine.table.back");
-    banner.hidden = false;
-    bannerTimer = setTimeout(() => { banner.hidden = true; }, 1500);
+    banner.back(t("chouine.table.back"));
   } else if (status === "lost") {
-    banner.hidden = true;
+    banner.hide();
     $("lost").querySelector("p").textContent = t(lostWords("chouine", why));
     // A shared table nobody sat at within its time: say so.
     if (current && current.seated.includes(false)) {
