@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import httpx
 from playwright.async_api import Browser, Page, expect
@@ -124,3 +125,28 @@ async def test_rows_entered_offline_are_stored_once_when_the_network_returns(
         await expect(other.locator("#total-1")).to_have_text("2")
     finally:
         await other_ctx.close()
+
+
+async def test_a_tie_after_the_last_hand_says_one_more_hand_breaks_it(
+    live_server: str, phone: Page
+) -> None:
+    await phone.goto(live_server + "/scores")
+    await phone.locator('select[name="tie"]').select_option("one-more")
+    await phone.get_by_role("button", name="Start the sheet").tap()
+    await expect(phone.locator("body")).to_have_attribute("data-net", "online")
+    # Rules S4: NS 1, EW 1, NS 1, EW 2, NS 1 -> 3-3 after the five hands: one more is played.
+    entries = [(0, "won"), (1, "won"), (0, "won"), (1, "mordienne"), (0, "won")]
+    for n, (side, outcome) in enumerate(entries, start=1):
+        await pad_button(phone, side, outcome).tap()
+        await expect(phone.locator("body")).to_have_attribute("data-version", str(n))
+        if n < 5:
+            await expect(phone.locator("#match-state")).to_have_text(
+                re.compile(rf"^Hand {n + 1} — \w+ deals$")
+            )
+    await expect(phone.locator("#match-state")).to_have_text(
+        "Hand 6 — East deals · one more hand to break the tie"
+    )
+    await pad_button(phone, 1, "won").tap()
+    await expect(phone.locator("#match-state")).to_have_text(
+        re.compile(r"^Won by East & West, 4–3")
+    )

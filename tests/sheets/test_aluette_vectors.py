@@ -268,7 +268,9 @@ def test_room_counts_the_hands_left_to_the_five_hand_limit() -> None:
 
 
 def test_room_after_a_tie_with_one_more_hand_is_that_one_hand() -> None:
-    assert sheets.room(sheet_with(S3_ROWS, tie="one-more")) == sheets.Room(1, None)
+    # S4: row 6 is one more hand, played to break the 3–3 tie
+    assert sheets.room(sheet_with(S3_ROWS, tie="one-more")) == sheets.Room(1, None, tie_break=True)
+    assert sheets.room(sheet_with(S3_ROWS[:4], tie="one-more")) == sheets.Room(1, None)
     assert sheets.room(sheet_with(S3_ROWS)) == sheets.Room(0, None)  # S3: the tie stands
 
 

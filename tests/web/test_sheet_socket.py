@@ -259,7 +259,7 @@ async def test_the_view_says_how_many_hands_may_still_be_queued_and_keeps_the_fo
         made = await new_sheet(c)
         async with aconnect_ws(f"/ws/sheets/{made['id']}", c) as ws:
             first = (await hello(ws, made["scorer_token"]))["sheet"]
-            assert first["room"] == {"hands": 5, "points": None}
+            assert first["room"] == {"hands": 5, "points": None, "tie_break": False}
             assert list(first["settings"]) == [
                 "hands",
                 "tie",
@@ -271,7 +271,7 @@ async def test_the_view_says_how_many_hands_may_still_be_queued_and_keeps_the_fo
                 await ws.send_text(add(f"r{i}", side, outcome))
                 await receive(ws, "ack")
                 view = (await receive(ws, "sheet"))["sheet"]
-            assert view["room"] == {"hands": 2, "points": None}
+            assert view["room"] == {"hands": 2, "points": None, "tie_break": False}
             race = json.dumps(
                 {
                     "type": "setting",
@@ -286,4 +286,5 @@ async def test_the_view_says_how_many_hands_may_still_be_queued_and_keeps_the_fo
             assert (await receive(ws, "sheet"))["sheet"]["room"] == {
                 "hands": None,
                 "points": [8, 8],
+                "tie_break": False,
             }

@@ -118,12 +118,13 @@ class AluettePreset:
     def room(self, rows: Sequence[tuple[int, int]], settings: Mapping[str, SettingValue]) -> Room:
         """§A3–A4 for a running match: with race to ten, the points each side needs to reach
         10 (no hand limit); otherwise the hands left to the limit (at least 1: past the limit
-        only a tie is still running, and one more hand breaks it).
+        only a tie is still running, and one more hand breaks it: ``tie_break``).
         """
         totals = (sum(a for a, _ in rows), sum(b for _, b in rows))
         if settings["race_to_ten"]:
             return Room(None, (RACE_TARGET - totals[0], RACE_TARGET - totals[1]))
-        return Room(max(int(settings["hands"]) - len(rows), 1), None)
+        left = int(settings["hands"]) - len(rows)
+        return Room(max(left, 1), None, tie_break=left <= 0)
 
     def outcome_for_points(
         self, points: tuple[int, int], settings: Mapping[str, SettingValue]

@@ -200,7 +200,7 @@ def room(sheet: Sheet) -> Room:
     before the match could be decided (§A3–A4): ``Room(0, None)`` once it is decided or banked.
 
     >>> room(new_sheet("aluette"))
-    Room(hands=5, points=None)
+    Room(hands=5, points=None, tie_break=False)
     """
     if sheet.banked or is_decided(sheet):
         return Room(0, None)

@@ -42,10 +42,12 @@ class Room:
     """What a page may enter offline without the server: ``hands`` more rows at most (None: no
     hand limit) and, per side, ``points`` more at most before that side could win (None: no
     target). A row that uses up either may decide the match, so the page offers no more after
-    it."""
+    it. ``tie_break``: the next row is one more hand played to break a tie after the hand limit
+    (Aluette §A3, *one more hand*), which the page says."""
 
     hands: int | None
     points: tuple[int, int] | None
+    tie_break: bool = False
 
 
 class Preset(Protocol):

@@ -92,8 +92,9 @@ def sheet_view(record: Record, role: Role) -> dict[str, Any]:
     (sheets.status), "rows" ([{"side", "outcome", "points", "version"}], ``version`` the
     row's own, :func:`row_versions`), "entries" ([{"side",
     "outcome", "points"}] that may be added now), "outcomes" ([{"outcome", "points"}] offered
-    by the settings, for corrections), "room" ({"hands": n | None, "points": [a, b] | None}:
-    what a page may queue offline before the match could be decided, ``sheets.room``),
+    by the settings, for corrections), "room" ({"hands": n | None, "points": [a, b] | None,
+    "tie_break": bool}: what a page may queue offline before the match could be decided, and
+    whether the next hand breaks a tie, ``sheets.room``),
     "locked" (settings locked), "live_settings", "can_undo"}``. ``settings`` lists the
     preset's settings in its own order (the start form's), not alphabetically.
     """
@@ -125,6 +126,7 @@ def sheet_view(record: Record, role: Role) -> dict[str, Any]:
         "room": {
             "hands": room.hands,
             "points": list(room.points) if room.points is not None else None,
+            "tie_break": room.tie_break,
         },
         "locked": bool(sheet.rows) or sheet.banked,
         "live_settings": sorted(rules.live_settings),

@@ -168,6 +168,9 @@ function matchState(waiting) {
     const target = st.totals[0] + points[0];
     return t("scores.next_hand.race", { n, dealer: seatName(dealer), target });
   }
+  if (view.room?.tie_break && waiting.length === 0) {
+    return t("scores.next_hand.tie_break", { n, dealer: seatName(dealer) });
+  }
   return t("scores.next_hand", { n, dealer: seatName(dealer) });
 }
 
