@@ -42,12 +42,15 @@ def counted_partie(seed: int) -> dict[str, Any]:
 
 
 def state_message(deal: dict[str, Any], wins: list[int], over: bool) -> dict[str, Any]:
-    """The state message at the end of partie 3 of a best of 5, ``deal`` the partie's view."""
+    """The state message at the end of partie 3 of a best of 5 against the computer, ``deal``
+    the partie's view."""
     winner = deal["outcome"]["winner"] if over else None
     return {
         "type": "state",
         "version": 9,
         "seat": 0,
+        "seats": ["human", "computer"],
+        "shared": False,
         "view": {
             "match": {"best_of": 5, "wins": wins, "partie": 3, "over": over, "winner": winner},
             "deal": deal,

@@ -16,6 +16,7 @@ import veillee.tables.chat as chat_limits
 from tests.browser.accessibility import axe_violations
 from tests.browser.conftest import PHONE
 from tests.browser.friend_table import people_table, sit
+from tests.browser.test_chouine_table import dealt
 from veillee.tables.chat import KEPT
 from veillee.web import i18n
 
@@ -248,3 +249,42 @@ async def test_the_page_takes_the_chats_numbers_from_the_server(
         await expect(texts.last).to_have_text("line 10")
     finally:
         await ctx.close()
+
+
+async def test_the_end_of_a_partie_leaves_a_line_being_typed_and_the_menu_in_reach(
+    browser: Browser, hooked_server: str
+) -> None:
+    # Seat 0 (a phone) leads holding the chouine of clubs: its first card ends the partie
+    # (rules §9). Meanwhile the friend, at a desktop, is typing a line in the chat.
+    deck = dealt(["AC", "TC", "KC", "QC", "JC"], ["7S", "8S", "9S", "JS", "QS"], "9D")
+    phone_ctx = await browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB"
+    )
+    desk_ctx = await browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    try:
+        phone, desk = await phone_ctx.new_page(), await desk_ctx.new_page()
+        table = await people_table(phone, hooked_server, deck, dealer=1)
+        await sit(phone, hooked_server, table, 0)
+        await sit(desk, hooked_server, table, 1)
+        line = desk.get_by_test_id("chat-input")
+        await line.click()
+        await desk.keyboard.type("Well played")
+        await phone.locator('#hand button.card[data-card="JC"]').click()
+        await phone.get_by_test_id("declare-chooser").get_by_test_id("declare-option").first.click()
+        # The count opens for both, waiting for both to be ready; the line keeps the keyboard,
+        # so its Enter sends it and does not press "Next partie".
+        await expect(desk.get_by_test_id("count")).to_be_visible()
+        await expect(line).to_be_focused()
+        await desk.keyboard.press("Enter")
+        for page in (desk, phone):
+            await expect(chat_texts(page)).to_have_text(["Well played"])
+        await expect(desk.get_by_test_id("next-partie")).to_be_enabled()
+        await expect(phone.get_by_test_id("ready-line")).to_have_text("")
+        # On the phone the top bar's menu opens over the count: its items can be tapped.
+        await expect(phone.get_by_test_id("count")).to_be_visible()
+        await phone.get_by_test_id("menu").locator("summary").click()
+        for item in ("rules", "leave"):
+            await phone.get_by_test_id(item).click(trial=True, timeout=5000)
+    finally:
+        await phone_ctx.close()
+        await desk_ctx.close()

@@ -45,13 +45,20 @@ export function hasChat(state) {
 }
 
 /** Open a table's end screen (a Chouine partie's count, a Charlemagne hand's end) for `state`:
- * where a shared table has a chat it is not modal, so that while it waits for everyone to be ready
+ * where the table has a chat it is not modal, so that while it waits for everyone to be ready
  * the chat and the top bar stay in reach (the one we wait for is the one to ask); alone against
  * the computer it is modal. */
 export function openEndScreen(dialog, state) {
   if (dialog.open) return;
-  if (state.shared && hasChat(state)) dialog.show();
-  else dialog.showModal();
+  if (!hasChat(state)) {
+    dialog.showModal();
+    return;
+  }
+  // Opening moves the focus to the screen's first button: a line being typed (the chat) keeps
+  // it, so that its Enter sends the line and does not press "Deal the next hand".
+  const typing = document.activeElement?.matches?.("input, textarea") ? document.activeElement : null;
+  dialog.show();
+  typing?.focus({ preventScroll: true });
 }
 
 export class Chat {
