@@ -204,11 +204,14 @@ async def test_not_your_turn_and_not_allowed_look_different_and_a_message_lives_
     await expect(refusal).to_have_text("Follow the suit led: spades.")
     await expect(refusal).to_have_attribute("data-kind", "refused")
     assert await refused.first.get_attribute("title") == await refusal.inner_text()
-    # The jack of diamonds is a trump (hearts are): its refusal says why it does not follow.
+    # The jack of diamonds is a trump (hearts are): its refusal says why it does not follow;
+    # the jack of hearts is a trump by its face, and is only told the suit led.
     await phone.locator('#hand [data-card="JD"]').click(force=True)
     await expect(refusal).to_have_text(
         "Follow the suit led, spades: the jokers and both jacks of the trump colour are trumps."
     )
+    await phone.locator('#hand [data-card="JH"]').click(force=True)
+    await expect(refusal).to_have_text("Follow the suit led: spades.")
     # Nothing moved under the finger, and nothing was sent.
     assert await phone.evaluate(BOXES, "#hand button.card, #turn-line, #steps button") == before
     assert int(await table_attr(phone, "version")) == version

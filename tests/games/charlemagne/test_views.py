@@ -68,3 +68,18 @@ def test_the_suit_led_is_the_first_cards_own_suit_in_play() -> None:
         "JD": "must_follow_suit",
         "AS": "must_follow_suit",
     }
+
+
+def test_the_hand_says_each_cards_own_suit() -> None:
+    # Hearts trumps: the jack of diamonds and the joker are trumps; in a Mulot the joker is a
+    # suit of its own and the jack a diamond.
+    hands = {E: ["JD", "9D", "AS", "BJ"]}
+    assert views.view(position(hands, [], to_act=E), E)["hand_suits"] == {
+        "JD": "H",
+        "9D": "D",
+        "AS": "S",
+        "BJ": "H",
+    }
+    mulot = views.view(position(hands, [], to_act=E, contract="mulot", trump=None), E)
+    assert mulot["hand_suits"] == {"JD": "D", "9D": "D", "AS": "S", "BJ": "JOKER"}
+    assert views.view(position(hands, [], to_act=E), N)["hand_suits"] == {}

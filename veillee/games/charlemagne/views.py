@@ -120,6 +120,7 @@ def view(state: State, seat: int) -> dict[str, Any]:
         "choice": state.choice,
         "trump": state.trump,
         "hand": display_order(state.hands[seat], state.trump),
+        "hand_suits": {card: effective_suit(card, state.trump) for card in state.hands[seat]},
         "hand_counts": [len(h) for h in state.hands],
         "kitty_count": 0 if state.kitty_taken else 2,
         "kitty": list(state.kitty) if is_bidder and state.kitty_taken else None,

@@ -115,8 +115,9 @@ export class Words {
   /** A reason code (the engine's, or the server's) in words: the page's own sentence, said for
    * the step or the contract where that reads better ("bid or pass first"; a bid too low names
    * the highest so far; a card that does not follow names the suit led, and says which cards are
-   * trumps where that is the point: trumps led, or a jack or a joker refused — ``card`` is the
-   * card refused — and in a Mulot that a joker may not be played then), else ``fallback``. */
+   * trumps where that is the point: trumps led, or a joker or a jack of the trump's colour
+   * refused (``card``, a trump by the view's ``hand_suits`` but not of the trump suit by its
+   * face) — and in a Mulot that a joker may not be played then), else ``fallback``. */
   reason(code, deal, fallback, card) {
     const t = this.t;
     const top = deal ? highestBid(deal) : null;
@@ -125,10 +126,10 @@ export class Words {
     if (code === "wrong_phase") variant = deal?.phase;
     else if (code === "bid_too_low" && top) variant = "high";
     else if (code === "must_follow_suit" && deal?.led_suit) {
-      const face = card === "BJ" || card === "LJ" ? "joker" : card?.[0] === "J" ? "jack" : "other";
-      if (!deal.trump) variant = face === "joker" || deal.led_suit === "JOKER" ? "jokers" : "suit";
+      const suit = deal.hand_suits?.[card];
+      if (!deal.trump) variant = suit === "JOKER" ? "jokers" : "suit";
       else if (deal.led_suit === deal.trump) variant = "trump";
-      else variant = face === "other" ? "suit" : "named";
+      else variant = suit === deal.trump && card?.[1] !== deal.trump ? "named" : "suit";
       values = { suit: t(`card.suit.${deal.led_suit}`) };
     } else if (deal?.phase === "play" && !deal.trump) variant = "jokers";
     if (variant) {
