@@ -187,11 +187,13 @@ async def test_a_charlemagne_tables_resume_entry_shows_its_score(
     await expect(item).to_have_count(1)
     await expect(item).to_contain_text("Charlemagne")
     await expect(item.locator(".resume-score")).to_have_text(score)
-    await expect(item.locator(".resume-turn")).to_have_text("The hand is over")
+    await expect(item.locator(".resume-turn")).to_have_text("The hand is over: deal the next one")
     await page.goto(f"{hooked_server}/lang/fr?next=/")
     item = page.get_by_test_id("resume-item")
     await expect(item.locator(".resume-score")).to_have_text(f"Nous {us} – {them} Eux")
-    await expect(item.locator(".resume-turn")).to_have_text("La donne est finie")
+    await expect(item.locator(".resume-turn")).to_have_text(
+        "La donne est finie\u00a0: distribuez la suivante"
+    )
 
 
 async def test_a_charlemagne_table_waiting_for_its_seats_says_so_in_its_words(

@@ -114,6 +114,10 @@ async def test_the_shared_tables_screens_pass_axe(
         assert await axe_violations(phone) == []
         await friend.goto(live_server + "/")
         await expect(friend.get_by_test_id("resume-item")).to_have_count(1)
+        # Ready for the next partie: the list says whom it waits for.
+        await expect(friend.get_by_test_id("resume-item").locator(".resume-turn")).to_have_text(
+            "The partie is over: waiting for your friend"
+        )
         assert await axe_violations(friend) == []
     finally:
         await friend_ctx.close()

@@ -103,7 +103,9 @@ def test_the_resume_list_has_each_games_own_words(lang: str) -> None:
     words (static/table/resume.js): a key of each for every game of the registry; another
     seat's turn from one source, the table's turn line where the game has one for it."""
     catalog = i18n.catalog(lang)
-    situations = ("score", "your_turn", "their_turn", "seating", "deal_over", "match_over")
+    situations = (
+        "score", "your_turn", "their_turn", "seating", "deal_over", "deal_over_ready", "match_over"
+    )  # fmt: skip
     wanted = [
         f"friend.resume.{situation}.{game}"
         for game in names()

@@ -35,12 +35,16 @@ function theirTurn(summary, t, fallback) {
 
 /** Where the table is, in its game's own words (`friend.resume.<situation>.<game>`: your
  * friend and the partie at Chouine, the table and the hand at Charlemagne; another seat's turn
- * in the table's own words where it has them, theirTurn). */
+ * in the table's own words where it has them, theirTurn; after a deal, whether the next one
+ * waits for this seat or for the others). */
 function turnText(summary, t) {
   let situation;
   if (summary.seated.includes(false)) situation = "seating";
   else if (summary.match.over) situation = "match_over";
-  else if (summary.to_act === null) situation = "deal_over";
+  else if (summary.to_act === null) {
+    // the next deal waits for every person to ask for it: has this seat?
+    situation = summary.ready.includes(summary.seat) ? "deal_over_ready" : "deal_over";
+  }
   else situation = summary.to_act === summary.seat ? "your_turn" : "their_turn";
   const key = `friend.resume.${situation}.${summary.game}`;
   return situation === "their_turn" ? theirTurn(summary, t, key) : t(key);
