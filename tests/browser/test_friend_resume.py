@@ -254,8 +254,10 @@ async def test_a_charlemagne_resume_entry_calls_the_partner_your_partner(
         await expect(turn).to_have_text("Your partner is bidding…")
         await page.goto(f"{hooked_server}/lang/fr?next=/")
         await expect(turn).to_have_text("Votre partenaire annonce…")
-        # South and West pass: you discard, and South's list says its partner is discarding.
+        # South and West pass: you discard, and South's list says its partner is discarding
+        # (West, a computer, passes after its pause: the list is read once the table says so).
         await south.get_by_test_id("bid-pass").click()
+        await expect(south.locator("#table")).to_have_attribute("data-phase", "discard")
         await south.goto(hooked_server + "/")
         turn = south.get_by_test_id("resume-item").locator(".resume-turn")
         await expect(turn).to_have_text("Your partner is discarding…")
