@@ -103,8 +103,19 @@ async def test_four_friends_play_two_hands_through_their_seat_links(
         reloaded = False
         nexted: set[tuple[int, str]] = set()
         deadline = time.monotonic() + 300
+        typing = False  # North is typing a line when the last ask deals hand 2
         while True:
             seen = [await attrs(each) for each in players]
+            if typing and seen[0]["hand"] == "2":
+                # The screen closed under the line being typed: it keeps the keyboard (the
+                # hand, whose card North played last, took it), and its Enter sends it.
+                line = page.get_by_test_id("chat-input")
+                await expect(line).to_be_focused()
+                await page.keyboard.press("Enter")
+                said = page.get_by_test_id("chat-lines").get_by_test_id("chat-text")
+                await expect(said).to_have_text(["Deal when you are ready", "Ready"])
+                typing = False
+                continue
             if all(s["hand"] == str(HANDS + 1) for s in seen):
                 break
             assert time.monotonic() < deadline, f"stuck at {seen}"
@@ -139,6 +150,10 @@ async def test_four_friends_play_two_hands_through_their_seat_links(
                     await expect(said).to_have_text(["Deal when you are ready"])
                 if drawer:
                     await page.get_by_test_id("chat-close").click()
+                else:
+                    await page.get_by_test_id("chat-input").click()
+                    await page.keyboard.type("Ready")
+                    typing = True
                 await expect(page.get_by_test_id("hand-end")).to_be_visible()
                 nexted.add((0, "1"))
                 continue
@@ -159,6 +174,7 @@ async def test_four_friends_play_two_hands_through_their_seat_links(
             if not acted:
                 await asyncio.sleep(0.03)
         assert await check_hands(players)  # the third hand, just dealt
+        assert not typing, "North's line was not checked"
         assert reloaded and checked == {"1", "2"}
         # Every seat bid or passed; the stuck dealers took the kitty, discarded and named trumps;
         # everyone played cards.

@@ -285,6 +285,22 @@ async def test_the_end_of_a_partie_leaves_a_line_being_typed_and_the_menu_in_rea
         await phone.get_by_test_id("menu").locator("summary").click()
         for item in ("rules", "leave"):
             await phone.get_by_test_id(item).click(trial=True, timeout=5000)
+        await phone.get_by_test_id("menu").locator("summary").click()  # closed again
+        # The phone (whose hand had the keyboard: it played the chouine) asks for the next
+        # partie, then types in its chat drawer; the desk's ask deals it and the count closes:
+        # the line keeps the keyboard, and its Enter sends it (it had gone to a card).
+        await phone.get_by_test_id("next-partie").click()
+        await phone.get_by_test_id("chat-toggle").click()
+        phone_line = phone.get_by_test_id("chat-input")
+        await phone_line.click()
+        await phone.keyboard.type("One more")
+        await desk.get_by_test_id("next-partie").click()
+        await expect(phone.get_by_test_id("count")).to_be_hidden()
+        await expect(phone_line).to_be_focused()
+        await phone.keyboard.press("Enter")
+        for page in (desk, phone):
+            await expect(chat_texts(page)).to_have_text(["Well played", "One more"])
+        await expect(phone.get_by_test_id("hand").locator("button.card")).to_have_count(5)
     finally:
         await phone_ctx.close()
         await desk_ctx.close()

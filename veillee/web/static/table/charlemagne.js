@@ -13,7 +13,7 @@ import { cardName } from "./cards.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
 import { ConnectionBanner } from "./banner.js";
-import { Chat, hasChat } from "./chat.js";
+import { Chat, hasChat, typingField } from "./chat.js";
 import { setUpMenu } from "./menu.js";
 import { Voice, hasVoice } from "./voice.js";
 import { Hand } from "./charlemagne/hand.js";
@@ -415,7 +415,9 @@ async function main() {
   trick = new Trick($("trick"), $("last-trick"), words, trickPauseMs);
   const end = $("hand-end");
   end.addEventListener("cancel", (event) => event.preventDefault());
-  end.addEventListener("close", () => hand.focusCurrent());
+  end.addEventListener("close", () => {
+    if (!typingField()) hand.focusCurrent(); // a line being typed keeps the keyboard
+  });
   // At a shared table the hand-end screen stays until every person is ready (its foot says for
   // whom it waits), and a new match is agreed the same way.
   $("next-hand").addEventListener("click", () => {

@@ -44,6 +44,14 @@ export function hasChat(state) {
   return state.seats.filter((kind) => kind === "human").length >= 2;
 }
 
+/** The text field the person is typing in (the chat's line), or null: a screen that opens or
+ * closes over the table leaves the keyboard there, so that its Enter sends the line (and does
+ * not press a button, nor play a card). */
+export function typingField() {
+  const active = document.activeElement;
+  return active?.matches?.("input, textarea") ? active : null;
+}
+
 /** Open a table's end screen (a Chouine partie's count, a Charlemagne hand's end) for `state`:
  * where the table has a chat it is not modal, so that while it waits for everyone to be ready
  * the chat and the top bar stay in reach (the one we wait for is the one to ask); alone against
@@ -54,9 +62,8 @@ export function openEndScreen(dialog, state) {
     dialog.showModal();
     return;
   }
-  // Opening moves the focus to the screen's first button: a line being typed (the chat) keeps
-  // it, so that its Enter sends the line and does not press "Deal the next hand".
-  const typing = document.activeElement?.matches?.("input, textarea") ? document.activeElement : null;
+  // Opening moves the focus to the screen's first button: a line being typed keeps it.
+  const typing = typingField();
   dialog.show();
   typing?.focus({ preventScroll: true });
 }

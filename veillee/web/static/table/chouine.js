@@ -15,7 +15,7 @@ import { cardBack, cardButton, cardImage, cardLabel, cardName } from "./cards.js
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
 import { ConnectionBanner } from "./banner.js";
-import { Chat, hasChat } from "./chat.js";
+import { Chat, hasChat, typingField } from "./chat.js";
 import { showCount } from "./count.js";
 import { setUpMenu } from "./menu.js";
 import { countDown } from "./seat_links.js";
@@ -564,7 +564,8 @@ async function main() {
   trackHandFocus();
   for (const id of ["chooser", "prompt", "viewer", "count", "restart"]) {
     $(id).addEventListener("close", () => {
-      if (focusInHand) $("hand").querySelectorAll("button.card")[rovingIndex]?.focus();
+      // (a line being typed in the chat keeps the keyboard)
+      if (focusInHand && !typingField()) $("hand").querySelectorAll("button.card")[rovingIndex]?.focus();
     });
   }
   $("swap").addEventListener("click", () => send({ type: "act", action: "swap" }));
