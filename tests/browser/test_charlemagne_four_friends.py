@@ -14,6 +14,7 @@ from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.charlemagne_friends import PLACES, make_table, open_link
 from tests.browser.charlemagne_player import answer
+from tests.browser.chat_page import chat_texts, say_in_chat
 
 HANDS = 2
 
@@ -112,8 +113,7 @@ async def test_four_friends_play_two_hands_through_their_seat_links(
                 line = page.get_by_test_id("chat-input")
                 await expect(line).to_be_focused()
                 await page.keyboard.press("Enter")
-                said = page.get_by_test_id("chat-lines").get_by_test_id("chat-text")
-                await expect(said).to_have_text(["Deal when you are ready", "Ready"])
+                await expect(chat_texts(page)).to_have_text(["Deal when you are ready", "Ready"])
                 typing = False
                 continue
             if all(s["hand"] == str(HANDS + 1) for s in seen):
@@ -138,16 +138,9 @@ async def test_four_friends_play_two_hands_through_their_seat_links(
                 )
                 await expect(page.get_by_test_id("next-hand")).to_be_disabled()
                 # While it waits, the chat stays in reach: the first ready asks the others.
-                toggle = page.get_by_test_id("chat-toggle")
-                drawer = await toggle.is_visible()
-                if drawer:
-                    await toggle.click()
-                await page.get_by_test_id("chat-input").click()
-                await page.keyboard.type("Deal when you are ready")
-                await page.keyboard.press("Enter")
+                drawer = await say_in_chat(page, "Deal when you are ready")
                 for each in players:
-                    said = each.get_by_test_id("chat-lines").get_by_test_id("chat-text")
-                    await expect(said).to_have_text(["Deal when you are ready"])
+                    await expect(chat_texts(each)).to_have_text(["Deal when you are ready"])
                 if drawer:
                     await page.get_by_test_id("chat-close").click()
                 else:

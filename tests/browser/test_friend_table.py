@@ -8,6 +8,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.accessibility import axe_violations
+from tests.browser.chat_page import chat_texts, say_in_chat
 from tests.browser.conftest import console_errors
 from tests.browser.friend_table import make_shared_table, open_link, play_until, table_state
 
@@ -73,16 +74,9 @@ async def test_two_friends_play_a_best_of_3_match_through_the_link(
             "Your friend is ready for a new match."
         )
         # The count waits for the friend, and the chat stays in reach to ask.
-        toggle = first.get_by_test_id("chat-toggle")
-        drawer = await toggle.is_visible()
-        if drawer:
-            await toggle.click()
-        await first.get_by_test_id("chat-input").click()
-        await first.keyboard.type("One more?")
-        await first.keyboard.press("Enter")
+        drawer = await say_in_chat(first, "One more?")
         for each in (first, second):
-            said = each.get_by_test_id("chat-lines").get_by_test_id("chat-text")
-            await expect(said).to_contain_text(["One more?"])
+            await expect(chat_texts(each)).to_contain_text(["One more?"])
         if drawer:
             await first.get_by_test_id("chat-close").click()
         await second.get_by_test_id("new-match").click()

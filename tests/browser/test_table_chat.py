@@ -14,6 +14,7 @@ from playwright.async_api import Browser, Dialog, Page, WebSocketRoute, expect
 
 import veillee.tables.chat as chat_limits
 from tests.browser.accessibility import axe_violations
+from tests.browser.chat_page import chat_texts
 from tests.browser.conftest import PHONE
 from tests.browser.friend_table import people_table, sit
 from tests.browser.test_chouine_table import dealt
@@ -26,10 +27,6 @@ MARKUP = "<img src=x onerror=alert(1)><script>alert(2)</script>"
 async def say(page: Page, text: str) -> None:
     await page.get_by_test_id("chat-input").fill(text)
     await page.get_by_test_id("chat-input").press("Enter")
-
-
-def chat_texts(page: Page) -> Any:
-    return page.get_by_test_id("chat-lines").get_by_test_id("chat-text")
 
 
 async def chat_axe_issues(page: Page) -> list[dict[str, Any]]:
