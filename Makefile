@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 CHROMIUM ?= $(or $(VEILLEE_CHROMIUM),/usr/bin/chromium)
 
-.PHONY: run test check bench install chromium python-venv
+.PHONY: run test check bench install chromium python-venv screenshots
 
 # $(call need,WHAT,CHECK,PACKAGES): when the shell command CHECK fails, install the Debian
 # PACKAGES with apt-get if we run as root; otherwise say the one command to run, and stop.
@@ -62,3 +62,7 @@ check: $(STAMP)
 # live ones in their short mode here, see bench/RESULTS.md). bench/_*.py are their helpers.
 bench: $(STAMP)
 	@for b in $(filter-out bench/_%,$(wildcard bench/*.py)); do echo "\$$ $(BIN)/python $$b"; $(BIN)/python $$b || exit 1; echo; done
+
+# The README's pictures (docs/screens/*.png), from the browser tests' fixtures.
+screenshots: $(STAMP) chromium
+	VEILLEE_CHROMIUM="$(CHROMIUM)" $(BIN)/python scripts/screenshots.py

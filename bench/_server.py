@@ -144,14 +144,16 @@ def servers(
 
 
 async def make_tables(
-    served: list[Served], count: int, at_once: int = 100
+    served: list[Served], count: int, at_once: int = 100, level: str | None = None
 ) -> list[tuple[Served, dict[str, Any]]]:
-    """``count`` Chouine computer tables made through ``POST /api/tables``, spread over the
-    servers in turn, ``at_once`` at a time: (server, its answer ``{"table_id", "token", …}``).
+    """``count`` Chouine computer tables (at the computer's ``level``: default the usual one)
+    made through ``POST /api/tables``, spread over the servers in turn, ``at_once`` at a time:
+    (server, its answer ``{"table_id", "token", …}``).
     A request whose connection broke (a keep-alive connection the server had just closed) is
     sent again."""
     gate = asyncio.Semaphore(at_once)
     limits = httpx.Limits(max_connections=at_once)
+    body = {"game": "chouine", **({"level": level} if level else {})}
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
 
         async def one(i: int) -> tuple[Served, dict[str, Any]]:
@@ -159,7 +161,7 @@ async def make_tables(
             async with gate:
                 for attempt in range(3):
                     try:
-                        r = await client.post(where.base + "/api/tables", json={"game": "chouine"})
+                        r = await client.post(where.base + "/api/tables", json=body)
                         break
                     except httpx.TransportError:
                         if attempt == 2:

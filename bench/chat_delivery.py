@@ -19,7 +19,8 @@ from httpx_ws import AsyncWebSocketSession, aconnect_ws
 from httpx_ws.transport import ASGIWebSocketTransport
 
 from veillee.config import Settings
-from veillee.tables import HUMAN, chat
+from veillee.live import chat
+from veillee.tables import HUMAN
 from veillee.web import create_app
 
 

@@ -19,6 +19,15 @@ rate of phase 1; *ack p50/p99* is the time from sending a change to its ``ack``;
 is the servers' CPU time during play over the changes: all threads, and the processes a server
 started (the computer's worker processes; *workers* says their part), from /proc.
 
+Beside the played tables, ``--quiet`` seats (20) of tables where nothing happens ping every
+200 ms during play, as a page's heartbeat: *quiet ping p50/p99* is what any person feels while
+the others play. ``human`` pacing: the server's default pacing (the computer's 900 ms), each
+person thinking 1 to 3 s (about 2 s) before each change, the first changes spread over a cycle.
+``--level strong`` plays the tables against the strong computer; ``--searching 8`` adds eight
+strong tables whose person answers at once, so that the workers search without pause (the
+isolation run: compare with the same run without it); ``--workers`` and ``--budget`` set the
+server's pool size and the strong level's search budget.
+
 ``full`` pacing: the computer moves at once (``VEILLEE_BOT_DELAY_MS=0``,
 ``VEILLEE_TRICK_PAUSE_MS=0``); ``normal``: the server's default pacing, every table's first
 change sent at the same instant (the tables then keep in step: the worst case, a burst of N
@@ -58,9 +67,13 @@ PACINGS = {
     "full": {"VEILLEE_BOT_DELAY_MS": "0", "VEILLEE_TRICK_PAUSE_MS": "0"},
     "normal": {},
     "spread": {},
+    "human": {},
 }
 """The server's settings of each pacing."""
-SPREAD_S = {"spread": 0.9 + 1.2}
+THINK_S = {"human": (1.0, 3.0)}
+"""How long the person thinks before each change, by pacing: drawn evenly between the two
+(``human``: about 2 s); at once when not given."""
+SPREAD_S = {"spread": 0.9 + 1.2, "human": 0.9 + 1.2}
 """Seconds over which the tables' first changes are spread, by pacing (one cycle of the default
 pacing: ``bot_delay_ms`` 900 and ``trick_pause_ms`` 1,200); in step when not given."""
 OPEN_AT_ONCE = 100
@@ -76,13 +89,24 @@ class Tally:
     changes: int = 0
     acks: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
+    quiet: list[float] = field(default_factory=list)
+    """Round trips of the quiet seats' pings during play (s)."""
 
 
 class Seat:
     """One table page: seat 0 of a computer table, on its own socket."""
 
-    def __init__(self, ws: ClientConnection, token: str, tally: Tally, rng: random.Random):
+    def __init__(
+        self,
+        ws: ClientConnection,
+        token: str,
+        tally: Tally,
+        rng: random.Random,
+        think: tuple[float, float] | None = None,
+    ):
         self.ws = ws
+        self.think = think
+        """Seconds the person thinks before a change, drawn between the two (None: at once)."""
         self.token = token
         self.tally = tally
         self.rng = rng
@@ -93,6 +117,7 @@ class Seat:
         """``time.perf_counter()`` before which this seat sends nothing (a spread start)."""
         self.sent: dict[str, float] = {}
         self.ids = itertools.count()
+        self.pending: asyncio.Task[None] | None = None
 
     async def greet(self) -> None:
         await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
@@ -109,7 +134,10 @@ class Seat:
                     self.tally.pongs += 1
                     await self.ping()
                 elif self.tally.phase == "play":
-                    await self.play()
+                    if self.think is None:
+                        await self.play()
+                    elif self.version > self.acted_on:
+                        self.pending = asyncio.create_task(self.play())
 
     async def ping(self) -> None:
         await self.ws.send('{"type":"ping"}')
@@ -133,10 +161,18 @@ class Seat:
             self.acted_on = -1  # the state that follows an error says what to do now
 
     async def play(self) -> None:
-        """Send the change the current state calls for, once per version."""
+        """Send the change the current state calls for, once per version (after thinking, if
+        the person thinks)."""
         state = self.state
         if state is None or self.version <= self.acted_on or time.perf_counter() < self.not_before:
             return
+        if self.think is not None:
+            version = self.version
+            self.acted_on = version  # thinking about this one
+            await asyncio.sleep(self.rng.uniform(*self.think))
+            if self.version != version or self.tally.phase != "play":
+                return  # the table moved on meanwhile: its new state is thought about anew
+            state = self.state
         view = state["view"]
         deal = view["deal"]
         if deal["to_act"] == state["seat"] and deal["legal"]:
@@ -156,8 +192,36 @@ class Seat:
         await self.ws.send(json.dumps(change))
 
 
+class QuietSeat(Seat):
+    """A person who only looks at a table where nothing happens (a computer table whose seat 0
+    does not play): during play it pings every 200 ms, as a page's heartbeat would, and notes
+    each round trip (the latency every person feels whatever else the server does)."""
+
+    async def run(self) -> None:
+        self.pong = asyncio.Event()
+        with contextlib.suppress(Exception):
+            async for text in self.ws:
+                if json.loads(text)["type"] == "pong":
+                    self.pong.set()
+
+    async def beat(self) -> None:
+        """Ping every 200 ms while the tally plays, noting the round trips."""
+        while self.tally.phase in ("settle", "play"):
+            started = time.perf_counter()
+            self.pong.clear()
+            await self.ws.send('{"type":"ping"}')
+            await self.pong.wait()
+            if self.tally.phase == "play":
+                self.tally.quiet.append(time.perf_counter() - started)
+            await asyncio.sleep(max(0.0, 0.2 - (time.perf_counter() - started)))
+
+
 async def open_seats(
-    tables: list[tuple[Served, dict[str, Any]]], tally: Tally, stack: contextlib.AsyncExitStack
+    tables: list[tuple[Served, dict[str, Any]]],
+    tally: Tally,
+    stack: contextlib.AsyncExitStack,
+    kind: type[Seat] = Seat,
+    think: tuple[float, float] | None = None,
 ) -> list[Seat]:
     gate = asyncio.Semaphore(OPEN_AT_ONCE)
     rng = random.Random(20261130)
@@ -172,7 +236,7 @@ async def open_seats(
                     open_timeout=60,
                 )
             )
-            seat = Seat(ws, table["token"], tally, random.Random(rng.random()))
+            seat = kind(ws, table["token"], tally, random.Random(rng.random()), think)
             await seat.greet()
             return seat
 
@@ -194,15 +258,31 @@ async def first_change(seat: Seat, delay: float) -> None:
 
 
 async def measure(
-    served: list[Served], tables: int, ping_s: float, play_s: float, spread_s: float = 0.0
+    served: list[Served],
+    tables: int,
+    ping_s: float,
+    play_s: float,
+    spread_s: float = 0.0,
+    think: tuple[float, float] | None = None,
+    quiet: int = 0,
+    level: str | None = None,
+    searching: int = 0,
 ) -> dict[str, Any]:
-    """Make ``tables`` tables, then ping/pong for ``ping_s`` and play for ``play_s`` seconds,
-    the tables' first changes spread at random over ``spread_s`` seconds (0: at once)."""
-    tally = Tally()
-    made = await make_tables(served, tables)
+    """Make ``tables`` tables (at the computer's ``level``), then ping/pong for ``ping_s`` and
+    play for ``play_s`` seconds, the tables' first changes spread at random over ``spread_s``
+    seconds (0: at once), the person thinking ``think`` seconds before each change. Beside
+    them ``quiet`` seats of tables where nothing happens ping every 200 ms during play, and
+    ``searching`` strong tables played at once by their person keep the workers searching
+    (neither counted in the changes, acks or CPU per change)."""
+    tally, busy = Tally(), Tally()
+    made = await make_tables(served, tables, level=level)
+    calm = await make_tables(served, quiet)
+    strong = await make_tables(served, searching, level="strong")
     async with contextlib.AsyncExitStack() as stack:
-        seats = await open_seats(made, tally, stack)
-        runners = [asyncio.create_task(seat.run()) for seat in seats]
+        seats = await open_seats(made, tally, stack, think=think)
+        quiet_seats = await open_seats(calm, tally, stack, kind=QuietSeat)
+        searchers = await open_seats(strong, busy, stack)
+        runners = [asyncio.create_task(seat.run()) for seat in seats + quiet_seats + searchers]
         try:
             await asyncio.sleep(0.5)
             tally.phase = "ping"
@@ -213,6 +293,9 @@ async def measure(
             tally.phase = "settle"
             await asyncio.sleep(0.5)
             tally.errors.clear()
+            beats = [asyncio.create_task(q.beat()) for q in quiet_seats]  # type: ignore[attr-defined]
+            busy.phase = "play"
+            await asyncio.gather(*(s.play() for s in searchers))
             cpu0 = sum(cpu_seconds(s.pid) for s in served)
             own0 = sum(cpu_seconds(s.pid, started=False) for s in served)
             tally.phase = "play"
@@ -223,8 +306,9 @@ async def measure(
             ]
             await asyncio.sleep(play_s)
             await asyncio.gather(*starting)
-            tally.phase = "stop"
+            tally.phase = busy.phase = "stop"
             wall = time.perf_counter() - start
+            await asyncio.gather(*beats)
             cpu = sum(cpu_seconds(s.pid) for s in served) - cpu0
             own = sum(cpu_seconds(s.pid, started=False) for s in served) - own0
         finally:
@@ -244,6 +328,10 @@ async def measure(
         # (the two totals are read a moment apart: a difference below zero is that moment)
         "started_ms": 1000 * max(0.0, cpu - own) / max(1, tally.changes),
         "acks": len(tally.acks),
+        "quiet_p50": percentile(tally.quiet, 50) * 1000,
+        "quiet_p99": percentile(tally.quiet, 99) * 1000,
+        "quiet_n": len(tally.quiet),
+        "searched": busy.changes,
         "errors": dict(tally.errors),
         "load": load(),
     }
@@ -256,7 +344,14 @@ def report(label: str, r: dict[str, Any]) -> None:
         f"{r['pingpong']:7,.0f}/s, ratio {100 * r['ratio']:5.1f} %, ack p50 {r['p50']:6.1f} ms "
         f"p99 {r['p99']:7.1f} ms, server CPU {r['cpu_ms']:.2f} ms/change "
         f"(workers {r['started_ms']:.2f}) "
-        f"({r['acks']} acks{errors}; {r['load']})",
+        + (
+            f"quiet ping p50 {r['quiet_p50']:.1f} ms p99 {r['quiet_p99']:.1f} ms "
+            f"({r['quiet_n']} pings) "
+            if r["quiet_n"]
+            else ""
+        )
+        + (f"[{r['searched']} strong changes beside] " if r["searched"] else "")
+        + f"({r['acks']} acks{errors}; {r['load']})",
         flush=True,
     )
 
@@ -273,6 +368,13 @@ def main() -> None:
     parser.add_argument("--processes", default="1", help="server processes, e.g. 1,2,3")
     parser.add_argument("--websocket", help="VEILLEE_WEBSOCKET for the server (default: its own)")
     parser.add_argument("--python", help="the server's interpreter (another checkout's venv)")
+    parser.add_argument("--quiet", type=int, default=20, help="quiet seats pinging (20)")
+    parser.add_argument("--level", help="the computer's level of the played tables")
+    parser.add_argument("--workers", help="VEILLEE_WORKERS for the server (its pool's size)")
+    parser.add_argument("--budget", type=int, help="the strong level's budget (Chouine)")
+    parser.add_argument(
+        "--searching", type=int, default=0, help="strong tables beside, searching without pause"
+    )
     args = parser.parse_args()
     full = (
         ("50,200,1000", "full,normal,spread", 10.0, 3.0)
@@ -295,6 +397,10 @@ def main() -> None:
         env["VEILLEE_REDIS_URL"] = args.redis_url
     if args.websocket:
         env["VEILLEE_WEBSOCKET"] = args.websocket
+    if args.workers:
+        env["VEILLEE_WORKERS"] = args.workers
+    if args.budget:
+        env["VEILLEE_SEARCH_BUDGETS"] = json.dumps({"chouine": args.budget})
     store = ("PostgreSQL" if args.database_url else "SQLite") + ("+Redis" if args.redis_url else "")
     for pacing in args.pacing.split(","):
         for count in processes:
@@ -302,7 +408,15 @@ def main() -> None:
                 with servers(count, {**env, **PACINGS[pacing]}, args.python) as served:
                     result = asyncio.run(
                         measure(
-                            served, tables, args.ping_seconds, args.seconds, SPREAD_S.get(pacing, 0)
+                            served,
+                            tables,
+                            args.ping_seconds,
+                            args.seconds,
+                            SPREAD_S.get(pacing, 0),
+                            THINK_S.get(pacing),
+                            args.quiet,
+                            args.level,
+                            args.searching,
                         )
                     )
                 report(f"{store} x{count} {pacing:6}", result)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
-from collections.abc import AsyncIterator
+import secrets
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import pytest
 import pytest_asyncio
+import redis.asyncio
 from fastapi import FastAPI
 from hypothesis import HealthCheck, settings
 
@@ -69,9 +74,39 @@ def scaleout_defaults() -> tuple[str, str]:
 
 
 @pytest.fixture(scope="session")
-def scaleout_urls() -> tuple[str, str]:
-    """(PostgreSQL async URL, Redis URL) for scale-out tests; see tests/scaleout."""
-    return scaleout_defaults()
+def scaleout_urls() -> Iterator[tuple[str, str]]:
+    """(PostgreSQL async URL, Redis URL) for scale-out tests; see tests/scaleout.
+
+    The run's PostgreSQL database is its own, made for it on the server that
+    ``VEILLEE_TEST_DATABASE_URL`` names and dropped after: what an earlier run (of another
+    branch, say, at a later migration) left in that database never reaches this one, and two
+    runs at once do not share tables. The Redis database is emptied first."""
+    base, redis_url = scaleout_defaults()
+    parts = urlsplit(base)
+    name = f"veillee_{os.getpid()}_{secrets.token_hex(3)}"
+    admin = base.replace("+asyncpg", "")
+
+    async def on_server(sql: str) -> None:
+        conn = await asyncpg.connect(admin)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(on_server(f'CREATE DATABASE "{name}"'))
+    asyncio.run(_flush(redis_url))
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}")), redis_url
+    finally:
+        asyncio.run(on_server(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def _flush(url: str) -> None:
+    client = redis.asyncio.Redis.from_url(url)
+    try:
+        await client.flushdb()
+    finally:
+        await client.aclose()
 
 
 SCALEOUT_LEFT_OUT = pytest.StashKey[str]()

@@ -1,4 +1,7 @@
-"""Command line: ``veillee serve`` and ``veillee selfplay <game> …``.
+"""Command line: ``veillee serve``, ``veillee worker`` and ``veillee selfplay <game> …``.
+
+``worker`` takes the computer's decisions from Redis (``VEILLEE_REDIS_URL``) for servers run
+with ``VEILLEE_DECIDERS=redis`` (docs/deploy.md), until it is stopped (SIGTERM or Ctrl-C).
 
 ``selfplay`` hands the rest of the command line to the game's ``selfplay`` module
 (``veillee.games.<game>.selfplay.main(argv)``), found through the games registry.
@@ -21,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="run the web server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    worker = sub.add_parser("worker", help="decide the computer's moves, taken from Redis")
+    worker.add_argument("--name", help="this worker's name among the consumers (default: host-pid)")
     selfplay = sub.add_parser("selfplay", help="computer players against baselines")
     selfplay.add_argument("game", choices=games.names())
     args, rest = parser.parse_known_args(argv)
@@ -49,8 +54,38 @@ def main(argv: list[str] | None = None) -> int:
             **transport_limits(settings),
         )
         return 0
+    if args.command == "worker":
+        if rest:
+            parser.error(f"unrecognized arguments: {' '.join(rest)}")
+        return run_worker(args.name)
     module = importlib.import_module(f"{games.__name__}.{args.game}.selfplay")
     return int(module.main(rest) or 0)
+
+
+def run_worker(name: str | None) -> int:
+    """``veillee worker``: answer decision jobs from Redis until SIGTERM or Ctrl-C."""
+    import logging
+    import signal
+
+    from veillee.config import Settings
+    from veillee.workers import streams
+
+    settings = Settings()
+    if not settings.redis_url:
+        print("veillee worker needs VEILLEE_REDIS_URL (the Redis the servers use)", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    stopping: list[int] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda number, _frame: stopping.append(number))
+    print(f"Veillée worker: decisions from {settings.redis_url}", flush=True)
+    streams.serve(
+        settings.redis_url,
+        name,
+        claim_after_s=settings.worker_claim_after_s,
+        stop=lambda: bool(stopping),
+    )
+    return 0
 
 
 if __name__ == "__main__":

@@ -82,6 +82,24 @@ class Settings(BaseSettings):
     trick_pause_ms: int = 1200
     """How long a finished trick stays visible before it is gathered (0 in tests)."""
 
+    workers: int | None = None
+    """Worker processes of the embedded pool that decide the computer's moves (default: one
+    per core but one, at least one; ``veillee.workers.pool``)."""
+    deciders: Literal["pool", "redis"] = "pool"
+    """Where the computer's moves are decided: ``pool``, this server's own worker processes;
+    ``redis``, ``veillee worker`` processes taking jobs from Redis (``redis_url``; several
+    servers and workers, docs/deploy.md)."""
+
+    search_budgets: dict[str, int] = {}
+    """The strong level's search budget per game (``{"chouine": 100}``, as JSON in
+    ``VEILLEE_SEARCH_BUDGETS``): the count of sampled deals its computer player searches for a
+    move (its bot module's ``STRONG_BUDGET`` where not given). Larger is stronger and slower
+    (docs/computer-levels.md)."""
+
+    worker_claim_after_s: float = 10.0
+    """``veillee worker``: how long a job may stay taken by another worker without an answer
+    before this one takes it over (that worker died mid-search)."""
+
     computer_table_idle_s: int = 2 * 3600
     """A computer table untouched this long is dropped."""
     demo_table_idle_s: int = 10 * 60
@@ -91,10 +109,21 @@ class Settings(BaseSettings):
     """A shared table lives this long after its last move (once every seat is taken)."""
     shared_table_fill_s: int = 15 * 60
     """A shared table waits this long for its seats to be taken, then it is dropped."""
+    stand_in_after_s: float = 60.0
+    """How long a person of a table of more than two must have been away (no page open at
+    the table) before those still there may let the computer stand in for them."""
+    presence_answers_s: float = 2.0
+    """How long a process that holds no page of a table gives the others to say who they hold
+    there, before it decides whom to push to (issue 26; only the push waits, never a move):
+    a process answering later would have a seat told while its page is open elsewhere."""
     sheet_idle_s: int = 365 * 24 * 3600
     """A score sheet lives this long after its last change."""
     sweep_interval_s: float = 60
     """How often expired tables and sheets are deleted (one sweeper for both)."""
+
+    chat_kept: int = 500
+    """Lines a table's chat keeps (the newest; each line written drops the older ones in the
+    same write), and the most a page opening the chat is sent (docs/protocol.md)."""
 
     max_message_bytes: int = 4096
     """Largest websocket message, and largest request body of any route, accepted (bytes; see
@@ -106,6 +135,11 @@ class Settings(BaseSettings):
     silence_timeout_s: float = 25.0
     """A live socket that has sent nothing for this long (pages ping every 10 s) is closed: its
     network is gone even if the socket looks open, and the others see that seat away."""
+    hidden_silence_s: float = 150.0
+    """The silence a socket is allowed once its page said it is hidden (a background tab:
+    ``{"type": "ping", "hidden": true}``), instead of ``silence_timeout_s``: browsers throttle a
+    hidden page's timers, Chromium to one wake-up a minute after five minutes hidden, so its
+    pings come late; its seat stays here rather than flap away and back."""
     max_frame_bytes: int = 64 * 1024
     """Largest websocket frame the transport reads at all (uvicorn's ``ws_max_size``): a larger
     one closes the socket (1009) before it is held in memory. Frames between
@@ -142,6 +176,24 @@ class Settings(BaseSettings):
     voice_messages_per_second: float = 10.0
     """Rate limit of one socket's voice messages (offers, answers, candidates, joins), within
     the socket's own limit (token bucket, burst of twice this)."""
+    voice_connect_timeout_s: float = 15.0
+    """How long a page waits for its voice connection with another seat to connect (ICE)
+    before it gives that connection up: the seat that offers then tries a new one (twice), and
+    at last the page says no connection could be made. Sent to the page in ``voice_joined``."""
+
+    vapid_private_key: str | None = None
+    """The VAPID private key the "your turn" Web Push messages are signed with (issue 26):
+    PEM text, or the raw P-256 private number base64url. Default: made on first start and kept
+    in ``data_dir/vapid_private.pem``. Several processes must share one key (the browsers'
+    subscriptions are bound to its public half): give it to each (docs/deploy.md)."""
+    vapid_subject: str = "mailto:veillee@localhost"
+    """Who the push services may write to about this site's pushes (``mailto:`` or
+    ``https:``, the VAPID ``sub`` claim)."""
+    push_retry_s: tuple[float, ...] = (2.0, 10.0, 60.0)
+    """The waits before each new try of a push the push service answered with a 5xx, or did
+    not answer; after the last, the push is given up."""
+    push_timeout_s: float = 10.0
+    """How long one push waits for the push service's answer."""
 
     test_hooks: bool = False
     """Browser tests only: serve ``POST /api/test/tables`` (a computer table from a scripted

@@ -120,6 +120,20 @@ async def open_scripted(
     return dict(table)
 
 
+async def number_deal_to_the_play(page: Page, version: int) -> int:
+    """At :data:`NUMBER_DEAL` dealt by West (``open_scripted(..., NUMBER_DEAL, dealer=3)``),
+    asked to bid at ``version``: bid 6, discard the 9 and 7 of hearts, name hearts trumps; the
+    version at which the play begins."""
+    await page.get_by_test_id("bid-6").click()
+    version = (await decision(page, version))[2]
+    await page.locator('#hand [data-card="9H"]').click()
+    await page.locator('#hand [data-card="7H"]').click()
+    await page.get_by_test_id("confirm-discard").click()
+    version = (await decision(page, version))[2]
+    await page.get_by_test_id("trump-H").click()
+    return (await decision(page, version))[2]
+
+
 async def table_attr(page: Page, name: str) -> str:
     return await page.locator("#table").get_attribute(f"data-{name}") or ""
 

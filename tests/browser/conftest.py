@@ -21,6 +21,7 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from tests.conftest import make_settings
 from veillee.config import Settings, served_origins, transport_limits
+from veillee.live import Clock
 from veillee.web import create_app
 
 CHROMIUM = os.environ.get("VEILLEE_CHROMIUM", "/usr/bin/chromium")
@@ -43,13 +44,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_config(settings: Settings, port: int) -> uvicorn.Config:
+def server_config(settings: Settings, port: int, clock: Clock | None = None) -> uvicorn.Config:
     """uvicorn's configuration for a Veillée server with ``settings`` on 127.0.0.1:``port``, as
     ``veillee serve`` makes it: the public origins that address and the transport's limits from
-    the settings."""
+    the settings. ``clock``: the services' clock (a test moves it to expire records)."""
     settings = settings.model_copy(update={"public_origins": served_origins("127.0.0.1", port)})
     return uvicorn.Config(
-        create_app(settings),
+        create_app(settings, clock=clock),
         host="127.0.0.1",
         port=port,
         log_level="warning",
@@ -58,10 +59,11 @@ def server_config(settings: Settings, port: int) -> uvicorn.Config:
 
 
 @contextlib.contextmanager
-def serving(settings: Settings) -> Iterator[str]:
-    """Run a Veillée server with ``settings`` in a thread; yields its base URL."""
+def serving(settings: Settings, clock: Clock | None = None) -> Iterator[str]:
+    """Run a Veillée server with ``settings`` (and the services' ``clock``) in a thread; yields
+    its base URL."""
     port = _free_port()
-    server = uvicorn.Server(server_config(settings, port))
+    server = uvicorn.Server(server_config(settings, port, clock))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
@@ -83,6 +85,26 @@ def console_errors(page: Page) -> list[str]:
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     return errors
+
+
+LIVE_LOG = """
+window.liveSaid = [];
+document.addEventListener("DOMContentLoaded", () => {
+    const live = document.getElementById("live");
+    if (!live) return;
+    const heard = () => window.liveSaid.push(live.textContent);
+    const all = { childList: true, characterData: true, subtree: true };
+    new MutationObserver(heard).observe(live, all);
+});
+"""
+"""An init script that keeps everything a page's live region says (``window.liveSaid``)."""
+
+
+async def live_said(page: Page) -> list[str]:
+    """What ``page``'s live region has said so far, in order (its context ran
+    :data:`LIVE_LOG`)."""
+    said: list[str] = await page.evaluate("() => window.liveSaid")
+    return said
 
 
 @pytest.fixture(scope="session")

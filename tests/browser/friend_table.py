@@ -38,19 +38,27 @@ async def open_link(
 
 
 async def people_table(
-    page: Page, base: str, deck: list[str] | None = None, dealer: int | None = None
+    page: Page,
+    base: str,
+    deck: list[str] | None = None,
+    dealer: int | None = None,
+    *,
+    game: str = "chouine",
+    seats: tuple[str, ...] = ("human", "human"),
 ) -> dict[str, Any]:
-    """A Chouine table of two people made by the test hook (its first partie dealt from
-    ``deck`` by ``dealer`` when given): its id, url and both tokens."""
-    body = {"game": "chouine", "seats": ["human", "human"], "deck": deck, "dealer": dealer}
+    """A table of people made by the test hook, a Chouine table of two unless ``game`` and
+    ``seats`` say otherwise (its first deal dealt from ``deck`` by ``dealer`` when given): its
+    id, url and every person's token."""
+    body = {"game": game, "seats": list(seats), "deck": deck, "dealer": dealer}
     made = await page.request.post(base + "/api/test/tables", data=json.dumps(body))
     assert made.status == 201, await made.text()
     table: dict[str, Any] = await made.json()
     return table
 
 
-async def sit(page: Page, base: str, table: dict[str, Any], seat: int) -> None:
-    """Open the table in ``page`` as ``seat`` (its token in this tab, as a seat link leaves it)."""
+async def sit(page: Page, base: str, table: dict[str, Any], seat: int, cards: int = 5) -> None:
+    """Open the table in ``page`` as ``seat`` (its token in this tab, as a seat link leaves it)
+    and see its hand of ``cards`` cards."""
     token = next(t["token"] for t in table["tokens"] if t["seat"] == seat)
     await page.goto(base + "/lang/en?next=/chouine")
     await page.evaluate(
@@ -58,7 +66,7 @@ async def sit(page: Page, base: str, table: dict[str, Any], seat: int) -> None:
         [f"veillee.seat.{table['table_id']}", token],
     )
     await page.goto(base + table["url"])
-    await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+    await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(cards)
 
 
 async def table_state(page: Page) -> tuple[str, int]:

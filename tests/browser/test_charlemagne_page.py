@@ -17,10 +17,11 @@ from tests.browser.charlemagne_player import (
     NUMBER_DEAL,
     STUCK_DEAL,
     decision,
+    number_deal_to_the_play,
     open_scripted,
     table_attr,
 )
-from tests.browser.conftest import console_errors, serving
+from tests.browser.conftest import LIVE_LOG, console_errors, live_said, serving
 from tests.conftest import make_settings
 from tests.games.charlemagne.decks import deck_for
 
@@ -282,23 +283,38 @@ async def test_home_page_card_leads_to_a_table_with_the_computer(
     )
 
 
-async def test_the_partner_is_said_to_be_the_computer_once_the_play_begins(
-    hooked_server: str, phone: Page
+async def test_the_partner_is_said_to_be_the_computer_before_and_once_the_play_begins(
+    hooked_server: str, phone: Page, browser: Browser
 ) -> None:
+    # Below 480 px too, and on a phone turned sideways: from the first bid, on the smallest
+    # phone as on a common one.
+    for size in ((320, 568), (568, 320)):
+        narrow = await sized(browser, *size)
+        try:
+            await open_scripted(narrow, hooked_server, NUMBER_DEAL, dealer=3)
+            await decision(narrow, -1)
+            assert await table_attr(narrow, "mode") == "steps"
+            await expect(
+                narrow.get_by_test_id("seat-partner").locator(".seat-computer")
+            ).to_be_visible()
+        finally:
+            await narrow.context.close()
+    await phone.context.add_init_script(LIVE_LOG)
     await open_scripted(phone, hooked_server, NUMBER_DEAL, dealer=3)
     version = (await decision(phone, -1))[2]
-    await phone.get_by_test_id("bid-6").click()
-    version = (await decision(phone, version))[2]
-    await phone.locator('#hand [data-card="9H"]').click()
-    await phone.locator('#hand [data-card="7H"]').click()
-    await phone.get_by_test_id("confirm-discard").click()
-    version = (await decision(phone, version))[2]
-    await phone.get_by_test_id("trump-H").click()
-    await decision(phone, version)
+    partner_is = phone.get_by_test_id("seat-partner").locator(".seat-computer")
+    await expect(partner_is).to_be_visible()
+    await expect(partner_is).to_have_text("computer")
+    await number_deal_to_the_play(phone, version)
     await expect(phone.get_by_test_id("seat-partner")).to_contain_text("Partner · South")
     await expect(phone.get_by_test_id("seat-partner").locator(".seat-computer")).to_have_text(
         "computer"
     )
+    # The live region says the partner's bid as a sentence: "Your partner: Pass." (the partner
+    # is "your partner" mid-sentence elsewhere).
+    said = await live_said(phone)
+    assert any(text.startswith("Your partner: ") for text in said), said
+    assert all(text[:1] == text[:1].upper() for text in said), said
 
 
 async def test_reload_resumes_the_hand_where_it_stood(hooked_server: str, page: Page) -> None:
@@ -421,23 +437,6 @@ async def test_a_computer_match_opened_in_another_tab_says_it_is_played_in_the_t
     # The first tab still holds its seat.
     await expect(page.get_by_test_id("bid-6")).to_be_enabled()
     await context.close()
-
-
-async def test_going_offline_shows_reconnecting_then_back_without_moving_the_hand(
-    hooked_server: str, phone: Page
-) -> None:
-    await open_scripted(phone, hooked_server, NUMBER_DEAL, dealer=3)
-    await decision(phone, -1)
-    before = await phone.evaluate(BOXES, "#hand button.card, #steps button")
-    await phone.context.set_offline(True)
-    banner = phone.get_by_test_id("banner")
-    await expect(banner).to_have_text("Reconnecting…")
-    await expect(phone.get_by_test_id("turn-line")).to_have_text("Reconnecting…")
-    assert await phone.evaluate(BOXES, "#hand button.card, #steps button") == before
-    await phone.context.set_offline(False)
-    await expect(banner).to_have_text("Back")
-    await expect(phone.get_by_test_id("turn-line")).to_have_text("Your turn — bid or pass")
-    await expect(banner).to_be_hidden()
 
 
 async def test_another_seats_gros_mulot_spread_is_drawn_face_up_at_its_seat(

@@ -18,7 +18,7 @@ SHOW_COUNT = """async ([state]) => {
     // The page's own modules, at the address the page loaded them from.
     const base = new URL('.', document.querySelector('script[src*="/table/"]').src);
     const { showCount } = await import(new URL('count.js', base).href);
-    const { loadCatalog } = await import(new URL('../live/i18n.js', base).href);
+    const { loadCatalog } = await import(new URL('../../live/i18n.js', base).href);
     showCount(state, await loadCatalog(document.getElementById('table').dataset.lang));
 }"""
 

@@ -1,7 +1,7 @@
 """A shared table survives the tab: the friend closes it and comes back through the resume list
-(the host sees them away, then back), a reload mid-partie keeps everything, leaving asks first
-and keeps the seat, a tap made offline is sent on return, and a table nobody sat at closes
-after its time with a note on the waiting screen and in the resume list."""
+(the host sees them away, then back), a reload mid-partie keeps everything, a tap made offline
+is sent on return (leaving for good: test_chouine_leave_for_good.py), and a table nobody sat at
+closes after its time with a note on the waiting screen and in the resume list."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.browser import charlemagne_friends
 from tests.browser.charlemagne_player import NUMBER_DEAL, open_scripted, play_hand
-from tests.browser.chouine_page import Server, open_menu, play_a_card
+from tests.browser.chouine_page import Server, play_a_card
 from tests.browser.friend_table import make_shared_table, open_link, table_state
 
 HAND = "cards => cards.map(c => c.dataset.card)"
@@ -101,28 +101,6 @@ async def test_a_reload_mid_partie_keeps_the_seat_the_hand_and_the_turn(
         # And the partie goes on.
         mover, _ = await whose_turn(page, friend)
         await play_a_card(mover)
-
-
-async def test_leaving_asks_first_and_keeps_the_seat_on_the_resume_list(
-    live_server: str, browser: Browser, page: Page
-) -> None:
-    async with seated_pair(browser, page, live_server) as (friend, _ctx):
-        await open_menu(friend)
-        await expect(friend.get_by_test_id("rules")).to_have_attribute(
-            "href", "/chouine/how-to-play"
-        )
-        await friend.get_by_test_id("leave").click()
-        dialog = friend.get_by_test_id("leave-confirm")
-        await expect(dialog).to_contain_text("Your seat is kept")
-        await friend.get_by_test_id("leave-no").click()
-        await expect(dialog).to_be_hidden()
-        assert "/chouine/table/" in friend.url
-        await open_menu(friend)
-        await friend.get_by_test_id("leave").click()
-        await friend.get_by_test_id("leave-yes").click()
-        await friend.wait_for_url("**/chouine")
-        await expect(friend.get_by_test_id("resume-item")).to_have_count(1)
-        await expect(page.get_by_test_id("opponent-presence")).to_have_text("○Away")
 
 
 async def test_a_card_tapped_offline_is_played_when_the_connection_is_back(

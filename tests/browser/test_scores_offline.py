@@ -1,6 +1,7 @@
 """SquareScores offline on a phone: the pad offers no more entries than the match can still
-hold (hands, or points in a race to ten), and an entry refused on sync stays shown as refused
-with its reason until dismissed."""
+hold (hands, or points in a race to ten), an entry refused on sync stays shown as refused
+with its reason until dismissed, and two tabs of one phone both show the sheet as stored once
+they are back online (also when the tab that kept the entries was closed meanwhile)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,24 @@ import httpx
 from playwright.async_api import Page, expect
 
 from tests.browser.test_scores import pad_button, start_sheet, tokens
+
+
+async def stored(live_server: str, page: Page, sheet_id: str) -> dict:
+    """The sheet as the server has it (read with this phone's scorer token)."""
+    auth = {"authorization": f"Bearer {(await tokens(page))['scorerToken']}"}
+    async with httpx.AsyncClient(base_url=live_server) as c:
+        sheet: dict = (await c.get(f"/api/sheets/{sheet_id}", headers=auth)).json()["sheet"]
+    return sheet
+
+
+async def shows_stored(tab: Page, version: int, totals: tuple[int, int]) -> None:
+    """``tab`` shows the sheet at ``version`` as stored: every row a stored one, none pending."""
+    await expect(tab.locator("body")).to_have_attribute("data-net", "online")
+    await expect(tab.locator("body")).to_have_attribute("data-version", str(version))
+    await expect(tab.locator("#rows tr.pending")).to_have_count(0)
+    await expect(tab.locator("#rows tr[data-row]")).to_have_count(version)
+    await expect(tab.locator("#total-0")).to_have_text(str(totals[0]))
+    await expect(tab.locator("#total-1")).to_have_text(str(totals[1]))
 
 
 async def test_offline_the_pad_offers_no_more_hands_than_the_match_can_still_hold(
@@ -91,3 +110,46 @@ async def test_an_entry_refused_on_sync_stays_shown_as_refused_with_the_reason(
     await phone.locator("#rows tr.refused .dismiss").tap()
     await expect(phone.locator("#rows tr.refused")).to_have_count(0)
     await expect(phone.locator("#rows tr")).to_have_count(5)
+
+
+async def test_two_tabs_of_one_phone_back_online_together_both_show_the_sheet_as_stored(
+    live_server: str, phone: Page
+) -> None:
+    sheet_id = await start_sheet(phone, live_server)
+    other = await phone.context.new_page()  # the same sheet in a second tab of the phone
+    await other.goto(phone.url)
+    await expect(other.locator("body")).to_have_attribute("data-net", "online")
+    await phone.context.set_offline(True)
+    for tab in (phone, other):
+        await expect(tab.locator("body")).to_have_attribute("data-net", "offline")
+    await pad_button(phone, 0, "won").tap()
+    await pad_button(phone, 1, "mordienne").tap()
+    await expect(phone.locator("#rows tr.pending")).to_have_count(2)
+    await pad_button(other, 1, "won").tap()
+    await expect(other.locator("#rows tr.pending")).to_have_count(3)
+
+    await phone.context.set_offline(False)  # both tabs come back at once
+    for tab in (phone, other):
+        await shows_stored(tab, 3, (1, 3))
+    assert (await stored(live_server, phone, sheet_id))["status"]["rows"] == [
+        [1, 0], [0, 2], [0, 1]
+    ]  # fmt: skip
+
+
+async def test_entries_kept_by_a_tab_closed_offline_are_stored_by_the_other_tab(
+    live_server: str, phone: Page
+) -> None:
+    sheet_id = await start_sheet(phone, live_server)
+    other = await phone.context.new_page()
+    await other.goto(phone.url)
+    await expect(other.locator("body")).to_have_attribute("data-net", "online")
+    await phone.context.set_offline(True)
+    await expect(phone.locator("body")).to_have_attribute("data-net", "offline")
+    await pad_button(phone, 0, "won").tap()
+    await pad_button(phone, 0, "won").tap()
+    await expect(phone.locator("#rows tr.pending")).to_have_count(2)
+    await phone.close()  # the tab the entries were made in is gone before the network is back
+
+    await other.context.set_offline(False)
+    await shows_stored(other, 2, (2, 0))
+    assert (await stored(live_server, other, sheet_id))["version"] == 2

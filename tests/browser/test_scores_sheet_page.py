@@ -1,13 +1,21 @@
 """The SquareScores sheet page on a phone: the newest row and the totals show above the pad, a
 double tap on the last hand's outcome enters it once (Undo does not move up under the finger),
-the edit dialog shows the row's outcome with the sides lined up, and an unknown sheet shows only
-a message and a way to start one."""
+the edit dialog shows the row's outcome with the sides lined up, an unknown sheet shows only
+a message and a way to start one, and so does a swept one, saying it is gone."""
 
 from __future__ import annotations
 
-from playwright.async_api import Page, expect
+from collections.abc import Iterator
+from datetime import timedelta
 
+import httpx
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from tests.browser.conftest import PHONE, serving
 from tests.browser.test_scores import pad_button, start_sheet
+from tests.conftest import make_settings
+from tests.web.test_live_sockets import Clock
 
 
 async def test_on_a_phone_the_newest_row_and_the_totals_show_above_the_pad(
@@ -97,3 +105,53 @@ async def test_an_unknown_sheet_shows_only_a_message_and_a_way_to_start_one(
     await expect(phone.locator("#dock")).to_be_hidden()
     await phone.get_by_role("link", name="Start a sheet").tap()
     await expect(phone.locator("#side0")).to_have_value("North & South")
+
+
+@pytest.fixture(scope="module")
+def sweeping_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Clock]]:
+    """A server whose services' clock the test moves (its sweeper looks every 0.1 s)."""
+    clock = Clock()
+    settings = make_settings(tmp_path_factory.mktemp("sweeping"))
+    settings.sweep_interval_s = 0.1
+    with serving(settings, clock) as url:
+        yield url, clock
+
+
+@pytest.mark.parametrize(
+    ("locale", "gone"),
+    [("en-GB", "This sheet no longer exists."), ("fr-FR", "Cette feuille n'existe plus.")],
+)
+async def test_a_swept_sheet_says_it_is_gone_on_the_phone_that_kept_it_and_by_its_link(
+    sweeping_server: tuple[str, Clock], browser: Browser, locale: str, gone: str
+) -> None:
+    server, clock = sweeping_server
+    async with httpx.AsyncClient(base_url=server) as c:
+        made = (await c.post("/api/sheets", json={})).json()
+    link = f"{server}/scores/sheet/{made['id']}#scorer={made['scorer_token']}"
+    phones = [
+        await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale=locale)
+        for _ in range(2)
+    ]
+
+    async def says_gone(page: Page) -> None:
+        await expect(page.locator("#missing")).to_be_visible()
+        await expect(page.locator("#missing-text")).to_have_text(gone)
+        await expect(page.locator("#sheet")).to_be_hidden()
+        await expect(page.locator("#dock")).to_be_hidden()
+
+    try:
+        kept = await phones[0].new_page()
+        await kept.goto(link)  # this phone keeps the sheet (and its last view)
+        await expect(kept.locator("body")).to_have_attribute("data-net", "online")
+        await expect(kept.locator("#pad button").first).to_be_visible()
+
+        clock.now += timedelta(days=366)  # a year and a day without a change: swept
+        await says_gone(kept)  # the open page is told
+        await kept.reload()
+        await says_gone(kept)  # and says so again when reopened
+        other = await phones[1].new_page()
+        await other.goto(link)
+        await says_gone(other)  # the link on a phone that never had it
+    finally:
+        for context in phones:
+            await context.close()

@@ -7,21 +7,32 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Dialog, Page, WebSocketRoute, expect
+from playwright.async_api import Browser, BrowserContext, Dialog, Page, WebSocketRoute, expect
 
-import veillee.tables.chat as chat_limits
+import veillee.live.chat as chat_limits
 from tests.browser.accessibility import axe_violations
 from tests.browser.chat_page import chat_texts
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, make_settings, serving
 from tests.browser.friend_table import people_table, sit
 from tests.browser.test_chouine_table import dealt
-from veillee.tables.chat import KEPT
+from veillee.live.chat import KEPT
 from veillee.web import i18n
 
 MARKUP = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+
+
+PLACEHOLDER_FITS = """(field, text) => {
+    const style = getComputedStyle(field);
+    const pen = document.createElement("canvas").getContext("2d");
+    pen.font = style.font;
+    const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return [pen.measureText(text).width, room];
+}"""
+"""The width of ``text`` in a text field's font, and the width the field has for it (px)."""
 
 
 async def say(page: Page, text: str) -> None:
@@ -67,6 +78,12 @@ async def test_two_seats_talk_and_markup_stays_text(
         await expect(phone.get_by_test_id("chat-unread")).to_be_hidden()
         hand = phone.get_by_test_id("hand")
         hand_before = await hand.bounding_box()
+        # The field's placeholder is whole beside the table, in either language.
+        for lang in ("en", "fr"):
+            width, room = await desk.get_by_test_id("chat-input").evaluate(
+                PLACEHOLDER_FITS, i18n.t(lang, "chat.placeholder")
+            )
+            assert width <= room, (lang, width, room)
 
         await say(desk, "Bonsoir !")
         await say(desk, MARKUP)
@@ -218,34 +235,44 @@ async def test_a_page_open_all_evening_shows_the_newest_kept_lines(
 
 
 async def test_the_page_takes_the_chats_numbers_from_the_server(
-    browser: Browser, hooked_server: str, monkeypatch: pytest.MonkeyPatch
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The longest line and the lines kept are the server's (veillee/tables/chat.py), carried
-    by the table page: set otherwise there, the page follows, with no copy of its own."""
-    monkeypatch.setattr(chat_limits, "KEPT", 7)
+    """The longest line and the lines kept are the server's (veillee/live/chat.py and the
+    setting ``chat_kept``), carried by the table page: set otherwise there, the page follows,
+    with no copy of its own."""
     monkeypatch.setattr(chat_limits, "MAX_CHARS", 20)
+    settings = make_settings(tmp_path)
+    settings.test_hooks = True
+    settings.chat_kept = 7
     ctx = await browser.new_context(locale="en-GB")
-    try:
-        page = await ctx.new_page()
-        table = await people_table(page, hooked_server)
-        await sit(page, hooked_server, table, 0)
-        friend = await ctx.new_page()
-        await sit(friend, hooked_server, table, 1)
-        box = page.get_by_test_id("chat-input")
-        assert await box.evaluate("input => input.maxLength") == 20
-        await box.fill("x" * 30)  # typed past the limit: the field holds 20
-        await expect(box).to_have_value("x" * 20)
-        await box.fill("")
-        for n in range(1, 11):  # five lines each (a seat may say 5 in 10 seconds)
-            speaker = friend if n % 2 else page
-            await say(speaker, f"line {n}")
-            await expect(chat_texts(speaker).last).to_have_text(f"line {n}")
-        texts = chat_texts(page)
-        await expect(texts).to_have_count(7)
-        await expect(texts.first).to_have_text("line 4")
-        await expect(texts.last).to_have_text("line 10")
-    finally:
-        await ctx.close()
+    with serving(settings) as hooked_server:
+        try:
+            await show_seven_of_ten_lines(ctx, hooked_server)
+        finally:
+            await ctx.close()
+
+
+async def show_seven_of_ten_lines(ctx: BrowserContext, hooked_server: str) -> None:
+    """Two seats say ten lines at a server whose chats keep seven and whose lines have 20
+    characters at most; the first page shows the newest seven."""
+    page = await ctx.new_page()
+    table = await people_table(page, hooked_server)
+    await sit(page, hooked_server, table, 0)
+    friend = await ctx.new_page()
+    await sit(friend, hooked_server, table, 1)
+    box = page.get_by_test_id("chat-input")
+    assert await box.evaluate("input => input.maxLength") == 20
+    await box.fill("x" * 30)  # typed past the limit: the field holds 20
+    await expect(box).to_have_value("x" * 20)
+    await box.fill("")
+    for n in range(1, 11):  # five lines each (a seat may say 5 in 10 seconds)
+        speaker = friend if n % 2 else page
+        await say(speaker, f"line {n}")
+        await expect(chat_texts(speaker).last).to_have_text(f"line {n}")
+    texts = chat_texts(page)
+    await expect(texts).to_have_count(7)
+    await expect(texts.first).to_have_text("line 4")
+    await expect(texts.last).to_have_text("line 10")
 
 
 async def test_the_end_of_a_partie_leaves_a_line_being_typed_and_the_menu_in_reach(

@@ -2,21 +2,25 @@
 flags): the maker switches voice on from the menu, seats join, each page's connections reach
 ``connected`` and receive sound (getStats' bytes, shown on each member's row); muting stops
 the bytes; a seat that has not joined is sent no signalling, a visitor without a seat has no
-voice; switching voice off closes every page's connections."""
+voice; switching voice off closes every page's connections; a connection that cannot be made
+(no ICE candidate gathered) is given up after the server's ``voice_connect_timeout_s``, tried
+again twice, then said in words."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import httpx
+import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 
 from tests.browser.accessibility import axe_violations
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, serving
+from tests.conftest import make_settings
 
 WEBRTC_ARGS = [
     "--use-fake-ui-for-media-stream",  # the microphone is allowed without asking
@@ -51,10 +55,12 @@ async def open_seat(
     table_id: str,
     token: str | None,
     size: tuple[int, int] = (390, 844),
+    network: str | None = None,
 ) -> tuple[BrowserContext, Page, list[dict[str, Any]]]:
     """A seat's page (its own browser context of ``size``, a touch phone, token in
     sessionStorage; ``None``: a visitor without a seat) and the list every frame its socket
-    receives is added to."""
+    receives is added to. ``network``: a script run in the page first that makes its network
+    what the test needs (:data:`RELAY_ONLY`)."""
     ctx = await browser.new_context(
         locale="en-GB",
         viewport={"width": size[0], "height": size[1]},
@@ -65,6 +71,8 @@ async def open_seat(
         await ctx.add_init_script(
             f"sessionStorage.setItem({json.dumps('veillee.seat.' + table_id)}, {json.dumps(token)})"
         )
+    if network is not None:
+        await ctx.add_init_script(network)
     page = await ctx.new_page()
     frames: list[dict[str, Any]] = []
     page.on(
@@ -85,7 +93,12 @@ async def switch_voice(page: Page, *, in_menu: bool) -> None:
 
 
 async def join_voice(page: Page) -> None:
-    if await page.get_by_test_id("voice").get_attribute("open") is None:
+    """Join voice once it is on. A seat's panel opens by itself when voice is switched on, in
+    the same task that shows it; the maker's stays closed: so once the panel is shown, a closed
+    one is the maker's and is opened by hand (clicking an opening panel would close it)."""
+    voice = page.get_by_test_id("voice")
+    await expect(voice).to_be_visible()
+    if await voice.get_attribute("open") is None:
         await page.get_by_test_id("voice-button").click()
     await page.get_by_test_id("voice-join").click()
     await expect(page.get_by_test_id("voice")).to_have_attribute("data-joined", "true")
@@ -307,3 +320,61 @@ async def test_a_microphone_refused_or_missing_is_said_in_the_players_language(
         finally:
             await asking.close()
             await host_ctx.close()
+
+
+RELAY_ONLY = """
+(() => {
+    // A network that lets no direct connection through, and a site that names no relay: every
+    // connection of the page may use relayed (TURN) candidates only, and there is no TURN
+    // server, so it gathers no ICE candidate at all. Chromium then leaves the connection "new"
+    // for ever; it never says "failed" by itself.
+    const Native = window.RTCPeerConnection;
+    window.RTCPeerConnection = class extends Native {
+        constructor(config = {}) { super({ ...config, iceTransportPolicy: "relay" }); }
+    };
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def impatient_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose pages give a voice connection 1 s to connect (``voice_joined``'s
+    ``connect_timeout_s``; 15 s by default)."""
+    settings = make_settings(tmp_path_factory.mktemp("impatient"))
+    settings.voice_connect_timeout_s = 1.0
+    with serving(settings) as url:
+        yield url
+
+
+async def test_voice_that_cannot_connect_says_no_connection_could_be_made(
+    voice_browser: Browser, impatient_server: str
+) -> None:
+    base = impatient_server
+    table_id, tokens = await shared_table(base, "chouine", 2)
+    opened = [
+        await open_seat(voice_browser, base, "chouine", table_id, token, network=RELAY_ONLY)
+        for token in tokens
+    ]
+    (_, host, _), (_, friend, friend_frames) = opened
+    try:
+        for page in (host, friend):
+            await expect(page.locator("#table")).not_to_have_attribute("data-version", "-1")
+        await switch_voice(host, in_menu=True)
+        await join_voice(friend)
+        await join_voice(host)
+        for page, other in ((host, 1), (friend, 0)):
+            row = page.locator(f'.voice-member[data-seat="{other}"]')
+            await expect(row).to_have_attribute("data-connection", "failed", timeout=15000)
+            await expect(row).to_contain_text("Your friend: no connection")
+            await expect(page.get_by_test_id("voice-error")).to_have_text(
+                "No voice connection could be made with Your friend."
+            )
+        # The seat that offers tried twice more before it said so: three offers in all.
+        offers = [f for f in friend_frames if f["type"] == "voice_signal" and f["kind"] == "offer"]
+        assert len(offers) == 3
+        # Still in voice, both: only the connection between them could not be made.
+        for page in (host, friend):
+            await expect(page.get_by_test_id("voice")).to_have_attribute("data-joined", "true")
+    finally:
+        for ctx, _, _ in opened:
+            await ctx.close()

@@ -33,7 +33,8 @@ from hypothesis import strategies as st
 
 from veillee import games
 from veillee.games import IllegalAction, find
-from veillee.games.contract import Engine
+from veillee.games.contract import Engine, MatchReason, MatchRules
+from veillee.games.match import Match
 
 from .card_scan import cards_named
 
@@ -182,6 +183,22 @@ def test_deal_refuses_a_deck_that_is_not_the_pack_and_a_dealer_that_is_no_seat(
 # --- matches ------------------------------------------------------------------------------------
 
 
+def assert_table_facts(match: MatchRules, m: Match, deal_view: dict[str, Any]) -> None:
+    """What the table layer reads of a match through the contract (whose turn, the phase,
+    whether a trick was just gathered, the outcome) is what the game's view says, and of the
+    contract's types (games/contract.py)."""
+    to_act, phase, gathered = match.to_act(m), match.phase(m), match.trick_gathered(m)
+    assert to_act is None or type(to_act) is int
+    assert type(phase) in (str, int) and type(gathered) is bool
+    assert to_act == deal_view["to_act"] and phase == deal_view["phase"]
+    assert gathered == (not deal_view["trick"] and bool(deal_view["last_trick"]))
+    outcome = match.outcome(m)
+    if outcome is None:
+        assert deal_view["outcome"] is None
+    else:  # the view's count may say more (a Chouine count shows the piles)
+        assert {k: deal_view["outcome"][k] for k in outcome} == outcome
+
+
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=6)
 @given(seed=seeds)
@@ -208,6 +225,7 @@ def test_a_match_runs_to_its_end_through_the_match_contract(name: str, seed: int
             view = match.view(m, other)
             assert set(view) == {"match", "deal"}
             assert view["deal"] == game.engine.view(m.deal, other)
+            assert_table_facts(match, m, view["deal"])
             obs = match.observation(m, other)
             assert obs["match"] == view["match"]
             assert obs["deal"] == game.engine.observation(m.deal, other)
@@ -217,6 +235,7 @@ def test_a_match_runs_to_its_end_through_the_match_contract(name: str, seed: int
         m = match.apply(m, action)
         assert match.from_json(json.loads(json.dumps(match.to_json(m)))) == m
     assert "game" not in match.to_json(m)
+    assert_table_facts(match, m, match.view(m, 0)["deal"])
     assert match.winner(m) is not None and match.deal_over(m)
     assert match.to_act(m) is None and match.legal_actions(m) == []
     for action in conformance(name).candidate_actions(m.deal)[:20]:
@@ -226,6 +245,14 @@ def test_a_match_runs_to_its_end_through_the_match_contract(name: str, seed: int
             refused()
         assert late.value.reason == "match_over"
     assert deals >= 2 or conformance(name).won_in_one_deal(m)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_reasons_list_the_matchs_own(name: str) -> None:
+    """``REASONS`` is every code the engine and its match give: the match's own included
+    (the web layer says each one in words, tests/web/test_catalogs.py)."""
+    reasons = find(name).engine.REASONS
+    assert [code for code in MatchReason if code not in reasons] == []
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -465,3 +492,29 @@ def test_the_spectator_view_shows_every_hand_as_its_seat_sees_it(name: str, seed
         legal = match.legal_actions(m)
         seat = match.to_act(m)
         m = match.apply(m, game.player.choose(match.observation(m, seat)["deal"], legal, rng))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_computer_plays_at_each_declared_level(name: str) -> None:
+    # The player's levels are the game's (usual first); at each it plays a whole deal with
+    # legal actions from the match observation, the same choice for the same rng; any other
+    # level is refused.
+    game = find(name)
+    match = game.match
+    assert game.info.levels == game.player.LEVELS and game.info.levels[0] == "usual"
+    for level in game.info.levels:
+        m = match.new_match(random.Random(7), {})
+        while not match.deal_over(m):
+            legal = match.legal_actions(m)
+            obs = match.observation(m, match.to_act(m))
+            first, again = (
+                game.player.choose(obs, legal, random.Random(3), level=level, budget=8)
+                for _ in range(2)
+            )
+            assert first in legal and first == again
+            m = match.apply(m, first)
+    m = match.new_match(random.Random(7), {})
+    with pytest.raises(ValueError):
+        game.player.choose(
+            match.observation(m, match.to_act(m)), match.legal_actions(m), level="hardest"
+        )

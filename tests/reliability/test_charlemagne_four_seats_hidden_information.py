@@ -21,7 +21,22 @@ from tests.games.charlemagne.conformance import allowed_cards
 from tests.reliability.test_charlemagne_hidden_information import SERVER_ONLY, frames_until
 from veillee.cards import PIQUET_JOKERS_34
 from veillee.games import find
-from veillee.tables import HUMAN, TableService, chat
+from veillee.live import chat
+from veillee.tables import HUMAN, TableService
+
+
+def scan(seat_frames: list[dict[str, Any]], deal: Any, seat: int, where: str) -> int:
+    """Fail, saying ``where``, if a frame of ``seat_frames`` (one seat's, up to a version
+    whose deal is ``deal``) names a card the seat may not see then (any card but in a state) or
+    a server-only key; the number of frames scanned."""
+    allowed = allowed_cards(deal, seat)
+    for frame in seat_frames:
+        shown = cards_named(json.loads(frame["text"]), PIQUET_JOKERS_34)
+        limit = allowed if frame["type"] == "state" else set()
+        assert shown <= limit, f"{sorted(shown - limit)} shown, {where}: {frame['text']}"
+        assert SERVER_ONLY.search(frame["text"]) is None, f"{where}: {frame['text']}"
+    return len(seat_frames)
+
 
 SEED = 20261130
 """One seed for the table id, the deals and every decision: a failure reproduces."""
@@ -63,17 +78,9 @@ async def test_every_frame_to_each_of_four_people_respects_rules_12(
             assert record.version == version
             m = game.match.from_json(record.data["match"])
             for seat, seat_frames in received.items():
-                allowed = allowed_cards(m.deal, seat)
-                for frame in seat_frames:
-                    where = (
-                        f"seed {SEED}, hand {hands + 1}, v{version}, seat {seat}: {frame['text']}"
-                    )
-                    shown = cards_named(json.loads(frame["text"]), PIQUET_JOKERS_34)
-                    limit = allowed if frame["type"] == "state" else set()
-                    assert shown <= limit, f"{sorted(shown - limit)} shown, {where}"
-                    assert SERVER_ONLY.search(frame["text"]) is None, where
-                    frames += 1
-                    chat_frames += frame["type"] == "chat"
+                where = f"seed {SEED}, hand {hands + 1}, v{version}, seat {seat}"
+                frames += scan(seat_frames, m.deal, seat, where)
+                chat_frames += sum(frame["type"] == "chat" for frame in seat_frames)
             if game.match.deal_over(m):
                 ready = record.data.get("ready", [])
                 if not ready:

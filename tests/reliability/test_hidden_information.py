@@ -23,8 +23,9 @@ from tests.web.sockets import refusals
 from veillee.bus import InProcessBus
 from veillee.config import Settings
 from veillee.games import find
+from veillee.live import chat
 from veillee.store import Store
-from veillee.tables import COMPUTER, HUMAN, TableService, chat, seat_view
+from veillee.tables import COMPUTER, HUMAN, TableService, seat_view
 from veillee.web.table_protocol import StateOut
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([AKQJT987][SHDC])(?![A-Za-z0-9])")

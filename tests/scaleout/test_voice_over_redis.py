@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import secrets
 
-from tests.tables.test_voice import Page, until
+from tests.live.test_voice import Page, until
 from veillee.bus import RedisBus
-from veillee.tables.voice import VoiceRooms
+from veillee.live import Follower
+from veillee.live.voice import VoiceRooms
 
 
 async def test_voice_rooms_keep_in_step_over_redis(redis_url: str) -> None:
     bus_a, bus_b = RedisBus(redis_url), RedisBus(redis_url)
-    one, two = VoiceRooms(bus_a), VoiceRooms(bus_b)
+    one = VoiceRooms(Follower(bus_a), "table:{}".format)
+    two = VoiceRooms(Follower(bus_b), "table:{}".format)
     table = "t" + secrets.token_hex(6)
     host, friend = Page(0), Page(1)
     try:

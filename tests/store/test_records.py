@@ -1,6 +1,5 @@
 import asyncio
 import sqlite3
-import threading
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -8,7 +7,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from veillee.store import NotFound, Store, VersionConflict, records, token_hash
+from veillee.store import NotFound, Store, TokenTaken, VersionConflict, records, token_hash
 
 
 @pytest.fixture
@@ -94,15 +93,12 @@ async def test_a_commit_returns_the_record_with_its_kind(store: Store) -> None:
     assert (done.record.kind, done.record.version, done.record.data) == ("sheet", 1, {"n": 1})
 
 
-async def test_changes_written_together_are_each_judged_alone(store: Store) -> None:
-    # The SQLite writer commits the changes waiting together (one transaction, a savepoint
-    # each): a change that fails after its UPDATE leaves nothing, the others are written, and
-    # each is judged on what the ones before it wrote.
+async def test_changes_made_at_once_are_each_judged_alone(store: Store) -> None:
+    # Changes made at the same moment are written one after the other, each in a transaction
+    # of its own: a change that fails after its UPDATE leaves nothing, the others are written,
+    # and each is judged on what the ones before it wrote.
     a = await store.create("table", {"n": 0}, {token_hash("taken"): "seat:0"})
     b = await store.create("table", {"n": 0})
-    release = threading.Event()
-    blocker = asyncio.ensure_future(store._transaction(lambda _: release.wait(5)))
-    await asyncio.sleep(0.05)  # the writer thread is now inside the blocker
     waiting = [
         store.commit(a.id, 0, {"n": 1}, roles={token_hash("taken"): "seat:1"}),  # token clash
         store.commit(b.id, 0, {"n": 1}, client_id="b1"),
@@ -110,17 +106,13 @@ async def test_changes_written_together_are_each_judged_alone(store: Store) -> N
         store.commit(b.id, 1, {"n": 3}, client_id="b1"),  # b1 again: a repeat
         store.commit(b.id, 1, {"n": 4}, client_id="b4"),
     ]
-    tasks = [asyncio.ensure_future(c) for c in waiting]
-    await asyncio.sleep(0.05)
-    release.set()
-    assert await blocker is True
-    clash, b1, stale, repeat, b4 = await asyncio.gather(*tasks, return_exceptions=True)
-    assert isinstance(clash, sa.exc.IntegrityError)
+    clash, b1, stale, repeat, b4 = await asyncio.gather(*waiting, return_exceptions=True)
+    assert isinstance(clash, TokenTaken)
     assert isinstance(stale, VersionConflict)
     assert not isinstance(b1, BaseException) and (b1.duplicate, b1.record.version) == (False, 1)
     assert not isinstance(repeat, BaseException) and repeat.duplicate
-    # (a repeat is answered with the record as it stands once the batch is written)
-    assert (repeat.record.version, repeat.record.data) == (2, {"n": 4})
+    # (a repeat is answered with the record as it stands when the repeat is judged)
+    assert (repeat.record.version, repeat.record.data) == (1, {"n": 1})
     assert not isinstance(b4, BaseException) and (b4.record.version, b4.record.data) == (
         2,
         {"n": 4},
@@ -135,24 +127,60 @@ async def test_the_writer_connects_to_a_migrated_wal_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A new SQLite file is switched to WAL and migrated by one connection before the writer
-    thread opens its own: two connections switching a new file to WAL at once fail with
-    "database is locked" whatever their busy timeout (a CI run's server failed to start so)."""
+    opens its own: two connections switching a new file to WAL at once fail with "database is
+    locked" whatever their busy timeout (a CI run's server failed to start so)."""
     path = tmp_path / "new.db"
     seen: list[tuple[str, bool]] = []
-    started = records._Writer.started
+    connect = records._LoopWriter._connect
 
-    def look_then_start(writer: records._Writer) -> None:
+    def look_then_connect(writer: records._LoopWriter) -> sa.Connection:
         with closing(sqlite3.connect(path)) as conn:
             mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
         seen.append((mode, "alembic_version" in tables))
-        started(writer)
+        return connect(writer)
 
-    monkeypatch.setattr(records._Writer, "started", look_then_start)
+    monkeypatch.setattr(records._LoopWriter, "_connect", look_then_connect)
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     try:
         rec = await store.create("table", {"n": 0})  # the writer's first transaction
         assert seen == [("wal", True)]
         assert (await store.load(rec.id)).data == {"n": 0}
+    finally:
+        await store.close()
+
+
+async def test_the_write_ahead_log_is_checkpointed_beside_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop's writer never checkpoints (its connection's autocheckpoint is off); a thread
+    copies the log into the database a moment after something was written, so that the file
+    alone (read as immutable: without its log) holds the newest version."""
+    monkeypatch.setattr(records, "CHECKPOINT_S", 0.05)
+    path = tmp_path / "wal.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        rec = await store.create("table", {"n": 0})
+        for n in range(20):
+            await store.commit(rec.id, n, {"n": n + 1})
+        writer = store._writer
+        assert writer is not None and writer._conn is not None
+        driver = writer._conn.connection.driver_connection
+        assert driver is not None
+        assert driver.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+
+        def in_the_file() -> int:
+            with closing(sqlite3.connect(f"file:{path}?immutable=1", uri=True)) as conn:
+                try:
+                    row = conn.execute("SELECT version FROM records WHERE id = ?", (rec.id,))
+                except sqlite3.OperationalError:  # not even the tables yet
+                    return -1
+                return int(row.fetchone()[0])
+
+        for _ in range(100):
+            if in_the_file() == 20:
+                break
+            await asyncio.sleep(0.02)
+        assert in_the_file() == 20 and writer.written == 0
     finally:
         await store.close()

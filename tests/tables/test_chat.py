@@ -10,9 +10,10 @@ from datetime import timedelta
 import pytest
 
 from tests.tables.test_service import Clock
+from veillee.live.chat import BURST, KEPT, MAX_CHARS, WINDOW, clean_text
 from veillee.store import ChatLine, Store
 from veillee.tables import COMPUTER, HUMAN, Refusal, TableService
-from veillee.tables.chat import BURST, KEPT, MAX_CHARS, WINDOW, TableChat, clean_text
+from veillee.tables.chat import TableChat
 
 
 class Seen:
@@ -112,6 +113,25 @@ async def test_a_seat_may_say_five_lines_in_ten_seconds(
     assert line.seq == BURST + 2
     with pytest.raises(Refusal):
         await chat.say(record.id, 0, "a6", "but not two")
+
+
+async def test_a_seats_limit_holds_however_many_sockets_say_lines_at_once(
+    service: TableService,
+) -> None:
+    """Lines said at the same moment through several sockets (or processes) of one seat are
+    counted one after the other: at most five are accepted, the others refused as too fast."""
+    record, _ = await service.create_table("chouine", (HUMAN, HUMAN))
+    chats = [TableChat(service) for _ in range(3)]  # three sockets' worth, each its own feed
+    said = await asyncio.gather(
+        *(chats[n % 3].say(record.id, 0, f"burst{n}", f"line {n}") for n in range(3 * BURST)),
+        return_exceptions=True,
+    )
+    accepted = [s for s in said if not isinstance(s, BaseException)]
+    refused = [s for s in said if isinstance(s, Refusal)]
+    assert len(accepted) == BURST
+    assert len(refused) == 2 * BURST
+    assert {r.reason for r in refused} == {"chat_too_fast"}
+    assert len(await service.store.chat_lines(record.id)) == BURST
 
 
 async def test_only_the_people_of_a_table_of_people_may_talk(service: TableService) -> None:

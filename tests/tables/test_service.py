@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+import veillee.live as live_package
+import veillee.scores as scores_package
 import veillee.tables as tables_package
 import veillee.web as web_package
 from veillee import sheets
@@ -178,7 +180,7 @@ async def test_sweeper_drops_computer_tables_idle_past_the_limit(
     async with bus.subscribe(service.live.channel(old.table_id)) as queue:
         clock.now += timedelta(seconds=2)
         assert await service.sweep() == [old.table_id]
-        assert queue.get_nowait() == "gone"
+        assert queue.get_nowait() == "v gone"  # topic v of its channel
     with pytest.raises(Refusal) as gone:
         await service.load(old.table_id)
     assert gone.value.reason == "table_gone"
@@ -240,7 +242,10 @@ def test_no_table_or_web_module_names_a_game() -> None:
     preset = next(iter(sheets.PRESETS))
     assert _names_a_game(f'if game == "{names()[0].title()}":')  # the check can fail
     assert _names_a_game(f'preset = "{preset}"', score_sheets=True)
-    folders = (Path(tables_package.__file__).parent, Path(web_package.__file__).parent)
+    folders = [
+        Path(package.__file__).parent
+        for package in (tables_package, web_package, live_package, scores_package)
+    ]
     for path in [p for folder in folders for p in folder.glob("*.py")]:
         assert not _names_a_game(path.read_text(encoding="utf-8"), True), path.name
 

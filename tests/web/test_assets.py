@@ -43,13 +43,14 @@ async def test_unversioned_and_older_addresses_are_revalidated(app: FastAPI) -> 
     build = app.state.assets.build
     old = "0" * 12 if build != "0" * 12 else "1" * 12
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://t") as c:
-        current = await c.get(f"/static/{build}/table/chouine.js")
-        for address in ("/static/table/chouine.js", f"/static/{old}/table/chouine.js"):
+        current = await c.get(f"/static/{build}/table/chouine/main.js")
+        for address in ("/static/table/chouine/main.js", f"/static/{old}/table/chouine/main.js"):
             served = await c.get(address)
             assert served.status_code == 200 and served.content == current.content
             assert served.headers["cache-control"] == REVALIDATE, address
         again = await c.get(
-            f"/static/{build}/table/chouine.js", headers={"if-none-match": current.headers["etag"]}
+            f"/static/{build}/table/chouine/main.js",
+            headers={"if-none-match": current.headers["etag"]},
         )
         assert again.status_code == 304 and again.headers["cache-control"] == IMMUTABLE
         assert (await c.get(f"/static/{build}/table/nothing.js")).status_code == 404

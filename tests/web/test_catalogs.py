@@ -1,6 +1,7 @@
 """The words of every area, in both languages: the same keys and placeholders on both sides,
-French typography (a no-break space before : ; ! ? and inside « »), and English that agrees
-with a side named by two players ("North & South win", never "wins")."""
+French typography (a no-break space before : ; ! ? and inside « »), English that agrees
+with a side named by two players ("North & South win", never "wins"), and every reason,
+refusal and transport code of every game, the sheets and the sockets said in each language."""
 
 from __future__ import annotations
 
@@ -11,9 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from veillee.games import names
+from veillee.games import find, names
 from veillee.games.charlemagne import rules as charlemagne_rules
+from veillee.games.contract import MatchReason
+from veillee.live.chat import ChatRefusal
+from veillee.live.records import LiveRefusal
+from veillee.live.voice import VoiceRefusal
+from veillee.scores import SheetRefusal
+from veillee.sheets import SheetReason
+from veillee.tables.table import TableRefusal
 from veillee.web import i18n
+from veillee.web.live_protocol import HTTP_STATUS, TransportCode
+from veillee.web.table_routes import TableRequestRefusal
 
 CATALOGS = Path(i18n.__file__).parent / "i18n"
 AREAS = sorted({path.name.split(".")[0] for path in CATALOGS.glob("*.json")})
@@ -116,3 +126,46 @@ def test_the_resume_list_has_each_games_own_words(lang: str) -> None:
     assert [key for key in wanted if key not in catalog] == []
     unused = [f"friend.resume.their_turn.{game}" for game in THEIR_TURN_AT_THE_TABLE]
     assert [key for key in unused if key in catalog] == []
+
+
+def said(lang: str, code: str, area: str) -> str | None:
+    """The key :func:`i18n.reason` says ``code`` with in ``lang``'s own catalog (the area's,
+    else the site's), or None if that language has neither (it would fall back to English, or
+    to the generic sentence)."""
+    catalog = i18n.catalog(lang)
+    return next((k for k in (f"{area}reason.{code}", f"reason.{code}") if k in catalog), None)
+
+
+def refusal_codes() -> dict[str, set[str]]:
+    """Every code a page can be refused with, by catalog area (:func:`i18n.reason`): on a
+    table of each game (its socket: the rules, the match, the table service, the live core, the
+    transport, the chat and voice), over the table API (no area), and on a sheet (its socket and
+    API). Walked from the declarations the code raises with, never from the sources' text."""
+    transport = {*TransportCode, *LiveRefusal}
+    tables = {*TableRefusal, *TableRequestRefusal, *transport}
+    by_area = {"": tables, "scores.": {*SheetReason, *SheetRefusal, *transport}}
+    for name in names():
+        rules = {*find(name).engine.REASONS, *MatchReason}
+        by_area[f"{name}."] = {*rules, *tables, *ChatRefusal, *VoiceRefusal}
+    return by_area
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_every_refusal_is_said_in_words_in_both_languages(lang: str) -> None:
+    missing = [
+        f"{area}reason.{code}"
+        for area, codes in refusal_codes().items()
+        for code in sorted(codes)
+        if said(lang, code, area) is None
+    ]
+    assert missing == []
+
+
+def test_the_walk_meets_every_kind_of_code() -> None:
+    codes = refusal_codes()
+    assert {"must_beat_trump", "match_over", "chat_too_fast", "voice_off"} <= codes["chouine."]
+    assert {"must_play_joker", "deal_not_over", "rate_limited"} <= codes["charlemagne."]
+    assert {"mordienne_off", "row_changed", "sheet_gone", "busy", "silent"} <= codes["scores."]
+    assert {"seat_computer", "unknown_game", "message_too_large"} <= codes[""]
+    # Every code the HTTP answers give a status of is a declared one.
+    assert set(HTTP_STATUS) - set().union(*codes.values()) == set()

@@ -15,6 +15,7 @@ from httpx_ws import AsyncWebSocketSession, WebSocketDisconnect, aconnect_ws
 from tests.web.sockets import client, new_table, receive
 from veillee.games import find
 from veillee.tables import COMPUTER, HUMAN, SPECTATOR, Refusal, TableDoc, spectator_view
+from veillee.tables.lifetimes import lifetime
 
 
 async def hello(ws: AsyncWebSocketSession, token: str) -> None:
@@ -190,12 +191,9 @@ async def test_a_demo_is_forgotten_when_its_page_closes(app: FastAPI) -> None:
             await receive(ws, "state")
         await asyncio.sleep(0.2)
         assert (await service.load(table["table_id"])).id == table["table_id"]
+        made, _ = await service.create_table("chouine", (COMPUTER, COMPUTER), spectator="h" * 32)
         assert (
-            service._lifetime(
-                (await service.create_table("chouine", (COMPUTER, COMPUTER), spectator="h" * 32))[
-                    0
-                ].data
-            ).total_seconds()
+            lifetime(app.state.settings, TableDoc.from_data(made.data)).total_seconds()
             == app.state.settings.demo_table_idle_s
         )
 

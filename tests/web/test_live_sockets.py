@@ -22,7 +22,7 @@ from tests.conftest import make_settings
 from tests.web.sockets import client, new_sheet, new_table, receive
 from veillee.store import NotFound
 from veillee.tables import HUMAN, seat_view
-from veillee.tables.service import Table
+from veillee.tables.records import Table
 from veillee.web import create_app
 
 ERROR_KEYS = {"type", "code", "message", "client_id"}

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from pathlib import Path
+
 import httpx
 from fastapi import FastAPI
 
+from tests.conftest import make_settings
+from tests.web.test_live_sockets import Clock
 from veillee.store import token_hash
+from veillee.web import create_app
 
 NS, EW = 0, 1
 
@@ -137,6 +143,37 @@ async def test_viewer_token_cannot_write_and_strangers_cannot_read(app: FastAPI)
         crossed = await c.get(f"/api/sheets/{made['id']}", headers=bearer(other["scorer_token"]))
         assert crossed.status_code == 403
     assert (await app.state.store.load(made["id"])).version == 0
+
+
+async def test_a_swept_sheet_is_gone_for_its_own_tokens_and_a_stranger_is_still_refused(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    settings = make_settings(tmp_path)
+    settings.sheet_idle_s = 1000
+    app = create_app(settings, clock=clock)
+    async with app.router.lifespan_context(app), client(app) as c:
+        made, kept = await create(c), await create(c)
+        clock.now += timedelta(seconds=600)
+        r = await change(
+            c, kept, kept["scorer_token"], type="add", client_id="k", side=0, outcome="won"
+        )
+        assert r.status_code == 200
+        clock.now += timedelta(seconds=600)
+        assert await app.state.sheets.sweep() == [made["id"]]
+        url = f"/api/sheets/{made['id']}"
+        for token in (made["scorer_token"], made["viewer_token"]):
+            seen = await c.get(url, headers=bearer(token))
+            assert (seen.status_code, seen.json()["code"]) == (404, "sheet_gone")
+        added = await change(
+            c, made, made["scorer_token"], type="add", client_id="a", side=0, outcome="won"
+        )
+        assert (added.status_code, added.json()["code"]) == (404, "sheet_gone")
+        viewer = await c.post(f"{url}/viewers", headers=bearer(made["scorer_token"]))
+        assert (viewer.status_code, viewer.json()["code"]) == (404, "sheet_gone")
+        # A sheet that is still there refuses another sheet's token as before.
+        crossed = await c.get(f"/api/sheets/{kept['id']}", headers=bearer(made["scorer_token"]))
+        assert (crossed.status_code, crossed.json()["code"]) == (403, "bad_token")
 
 
 async def test_a_repeated_client_id_is_stored_once(app: FastAPI) -> None:

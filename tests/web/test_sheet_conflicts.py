@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from httpx_ws import AsyncWebSocketSession, aconnect_ws
 
 from tests.web.sockets import client, new_sheet, receive
-from veillee.tables.sheets import Change, SheetService, row_versions
+from veillee.scores.service import Change, SheetService, row_versions
 
 RACES = 200
 

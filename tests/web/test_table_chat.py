@@ -14,8 +14,8 @@ from fastapi import FastAPI
 from httpx_ws import AsyncWebSocketSession, aconnect_ws
 
 from tests.web.sockets import client, receive, refusals
+from veillee.live.chat import BURST, KEPT, MAX_CHARS
 from veillee.tables import COMPUTER, HUMAN
-from veillee.tables.chat import BURST, KEPT, MAX_CHARS
 from veillee.web import i18n
 
 MARKUP = "<img src=x onerror=alert(1)><script>alert(2)</script>"
@@ -111,7 +111,9 @@ async def test_a_seat_opening_the_chat_is_sent_only_the_kept_lines(app: FastAPI)
     async with client(app) as c, aconnect_ws(path, c) as ws0, aconnect_ws(path, c) as ws1:
         for seat, ws in ((0, ws0), (1, ws1)):
             await hello(ws, tokens[seat])
-            sent = texts(await receive(ws, "chat"))
+            sent = []
+            while len(sent) < KEPT:  # in messages of 100 lines
+                sent += texts(await receive(ws, "chat"))
             assert [seq for seq, _, _ in sent] == list(range(6, KEPT + 6))
             assert sent[-1] == (KEPT + 5, 1, f"line {KEPT + 5}")
         # The next line said drops the older ones from the store.
@@ -216,9 +218,9 @@ async def test_no_chat_without_a_seat_at_a_table_of_people(app: FastAPI) -> None
 @pytest.mark.parametrize("game", ["chouine", "charlemagne"])
 async def test_the_table_page_carries_the_chats_numbers(app: FastAPI, game: str) -> None:
     """The page's chat takes the longest line and the lines kept from the page, which has
-    them from veillee/tables/chat.py: 500 characters, 100 lines."""
+    them from veillee/live/chat.py and the settings: 500 characters, 500 lines."""
     table_id, _ = await people_table(app, game)
     async with client(app) as c:
         page = await c.get(f"/{game}/table/{table_id}")
-    assert (MAX_CHARS, KEPT) == (500, 100)
-    assert 'data-chat-max-chars="500" data-chat-kept="100"' in page.text
+    assert (MAX_CHARS, KEPT, app.state.settings.chat_kept) == (500, 500, 500)
+    assert 'data-chat-max-chars="500" data-chat-kept="500"' in page.text

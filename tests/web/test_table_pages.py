@@ -1,33 +1,17 @@
-"""The Chouine pages and catalogs: French and English everywhere, every reason in words."""
+"""The Chouine pages and catalogs: French and English everywhere (every reason in words:
+tests/web/test_catalogs.py)."""
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import httpx
 from fastapi import FastAPI
 
-import veillee.games.chouine as chouine_package
 from veillee.web import i18n
 
 CATALOGS = Path(i18n.__file__).parent / "i18n"
-TABLE_REASONS = {
-    "bad_json", "unknown_type", "bad_message", "message_too_large", "rate_limited",
-    "hello_first", "bad_token", "table_gone", "version_conflict", "bad_action", "bad_options",
-    "hello_timeout", "busy",
-}  # fmt: skip
-
-
-def engine_reason_codes() -> set[str]:
-    """Reason codes the Chouine engine can give (read from its sources)."""
-    codes: set[str] = set()
-    for path in Path(chouine_package.__file__).parent.glob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        codes |= set(re.findall(r'IllegalAction\("([a-z_]+)"\)', text))
-        codes |= set(re.findall(r'return "([a-z]+_[a-z_]+)"', text))
-    return codes
 
 
 def test_french_and_english_catalogs_hold_the_same_strings() -> None:
@@ -35,14 +19,6 @@ def test_french_and_english_catalogs_hold_the_same_strings() -> None:
     fr = json.loads((CATALOGS / "chouine.fr.json").read_text(encoding="utf-8"))
     assert set(en) == set(fr)
     assert all(value.strip() for value in [*en.values(), *fr.values()])
-
-
-def test_every_reason_code_is_said_in_words_in_both_languages() -> None:
-    codes = engine_reason_codes() | TABLE_REASONS | {"must_beat_trump"}
-    assert {"must_follow_suit", "must_trump", "not_your_turn"} <= codes
-    for lang in i18n.LANGS:
-        missing = [c for c in sorted(codes) if f"reason.{c}" not in i18n.catalog(lang)]
-        assert not missing, (lang, missing)
 
 
 def test_card_names_follow_each_language() -> None:

@@ -315,7 +315,7 @@ async def test_voice_frames_carry_no_card(app: FastAPI) -> None:
                     continue  # its SDP's hex fingerprints may spell "7C": checked exactly below
                 assert cards_named(frame, PIQUET_JOKERS_34) == set(), frame
                 assert set(frame) <= {"type", "enabled", "maker", "members", "join",
-                                      "ice_servers"}  # fmt: skip
+                                      "ice_servers", "connect_timeout_s"}  # fmt: skip
             signals = [f for f in voice if f["type"] == "voice_signal"]
             assert signals == [
                 {"type": "voice_signal", "from_seat": 0, "from_join": joins[0], "kind": "offer",

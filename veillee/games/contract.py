@@ -10,7 +10,9 @@ assigns every game's modules to them), and one declaration of facts as data:
   verbs on a match value, plus ``new_match``, ``next_deal`` and the match's own state;
 - :class:`Player` — a computer player: ``choose(observation, legal_actions, rng)``;
 - :class:`GameInfo` — the game's name, seat count, seat names and table options with their
-  allowed values. The table and web layers read these; they never name a game.
+  allowed values. The table and web layers read these; they never name a game;
+- :class:`MatchReason` — the reason codes every match adds to its engine's (each game's
+  ``REASONS`` lists them too).
 
 The whole contract is documented once in ``docs/game-contract.md``.
 
@@ -31,6 +33,10 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from veillee.games.match import Match, MatchReason, Phase
+
+__all__ = ["BadOptions", "Engine", "GameInfo", "MatchReason", "MatchRules", "Option", "Player"]
 
 
 class BadOptions(ValueError):
@@ -55,7 +61,8 @@ class GameInfo:
     seats (seats are ints ``0 .. seats - 1``); ``seat_names`` a short stable name per seat
     (``"N" "E" "S" "W"``); ``options`` the table options a person may choose, by name;
     ``partners`` each seat's partner where the game plays in partnerships (seat -> seat), ``()``
-    where every seat plays for itself.
+    where every seat plays for itself; ``levels`` the computer's levels a table may be made
+    with, the usual one (the default) first: the game's computer player's ``LEVELS``.
     """
 
     name: str
@@ -63,6 +70,7 @@ class GameInfo:
     seat_names: tuple[str, ...]
     options: Mapping[str, Option]
     partners: tuple[int, ...] = ()
+    levels: tuple[str, ...] = ("usual",)
 
     def table_options(self, chosen: Mapping[str, object]) -> dict[str, int]:
         """The full options of a new table: ``chosen`` checked against :attr:`options` (each
@@ -108,7 +116,8 @@ class Engine(Protocol):
 
     @property
     def REASONS(self) -> Mapping[str, str]:
-        """Every reason code the engine and its match give, with an English gloss."""
+        """Every reason code the engine and its match give (:class:`MatchReason` included),
+        with an English gloss."""
         ...
 
     @property
@@ -160,82 +169,99 @@ class Engine(Protocol):
 class MatchRules(Protocol):
     """The match around the deals (a best-of manche, a race to 32): docs/game-contract.md.
 
-    A match value is immutable and holds the current deal's state as ``m.deal``.
+    A match value is immutable (:class:`~veillee.games.match.Match`) and holds the current
+    deal's state as ``m.deal``. Every game's is a :class:`~veillee.games.match.MatchShell` of
+    its own parts; the table layer uses nothing of a match but these functions.
     """
 
     def new_match(
         self, rng: random.Random, options: Mapping[str, int], *, first_dealer: int | None = None
-    ) -> Any:
+    ) -> Match:
         """A new match with ``options`` (as :meth:`GameInfo.table_options` gives them); the first
         dealer drawn from ``rng`` unless given; the first deal dealt with ``rng``. Raises
         ValueError for options the game does not know."""
         ...
 
-    def start_match(self, state: Any, options: Mapping[str, int]) -> Any:
+    def start_match(self, state: Any, options: Mapping[str, int]) -> Match:
         """A match whose first deal is ``state`` (tests and tools)."""
         ...
 
-    def to_act(self, m: Any) -> int | None:
+    def to_act(self, m: Match) -> int | None:
         """Seat to act now, ``None`` when the deal or the match is over."""
         ...
 
-    def legal_actions(self, m: Any) -> list[Any]:
+    def legal_actions(self, m: Match) -> list[Any]:
         """The current deal's legal actions (``[]`` when it or the match is over)."""
         ...
 
-    def why_illegal(self, m: Any, seat: int, action: Any) -> str | None:
-        """Reason code or ``None``; adds ``match_over`` and ``deal_over``."""
+    def why_illegal(self, m: Match, seat: int, action: Any) -> str | None:
+        """Reason code or ``None``; adds ``match_over`` (:class:`MatchReason`)."""
         ...
 
-    def apply(self, m: Any, action: Any) -> Any:
+    def apply(self, m: Match, action: Any) -> Match:
         """Apply to the current deal; a deal that ends is scored at once. Raises IllegalAction."""
         ...
 
-    def next_deal(self, m: Any, rng: random.Random) -> Any:
+    def next_deal(self, m: Match, rng: random.Random) -> Match:
         """Deal the next deal with ``rng``. Raises IllegalAction (deal_not_over, match_over)."""
         ...
 
-    def next_deal_from(self, m: Any, deck: Sequence[str]) -> Any:
+    def next_deal_from(self, m: Match, deck: Sequence[str]) -> Match:
         """Like :meth:`next_deal` with an explicit deck (tests and tools)."""
         ...
 
-    def deal_over(self, m: Any) -> bool:
+    def deal_over(self, m: Match) -> bool:
         """True once the current deal is over."""
         ...
 
-    def is_over(self, m: Any) -> bool:
+    def outcome(self, m: Match) -> dict[str, Any] | None:
+        """The current deal's outcome (the engine's ``outcome``), None while it runs."""
+        ...
+
+    def phase(self, m: Match) -> Phase:
+        """What the current deal is at, in the game's words (its view's ``phase``): the table
+        layer tells the resume list what the seat to act is doing."""
+        ...
+
+    def trick_gathered(self, m: Match) -> bool:
+        """Whether a trick has just been gathered and the next not begun (its view's
+        ``trick`` is empty and it has a ``last_trick``): the computer's move then waits
+        ``trick_pause_ms`` more, so that people see the trick go."""
+        ...
+
+    def is_over(self, m: Match) -> bool:
         """True once the match is decided."""
         ...
 
-    def winner(self, m: Any) -> int | None:
+    def winner(self, m: Match) -> int | None:
         """The winning seat (Chouine) or team (Charlemagne), ``None`` while the match runs."""
         ...
 
-    def score(self, m: Any, seat: int) -> tuple[int, int]:
+    def score(self, m: Match, seat: int) -> tuple[int, int]:
         """The match score as ``seat``'s side counts it: (its side's, the other side's), in the
         match's own unit (Chouine: parties won by the seat and by its opponent; Charlemagne:
         points of the seat's team and of the other team). Public: any seat may be told it."""
         ...
 
-    def view(self, m: Any, seat: int) -> dict[str, Any]:
+    def view(self, m: Match, seat: int) -> dict[str, Any]:
         """``{"match": {...}, "deal": engine.view(m.deal, seat)}``, JSON-ready."""
         ...
 
-    def observation(self, m: Any, seat: int) -> dict[str, Any]:
+    def observation(self, m: Match, seat: int) -> dict[str, Any]:
         """``{"match": {...}, "deal": engine.observation(m.deal, seat)}``, JSON-ready."""
         ...
 
-    def spectator_view(self, m: Any) -> dict[str, Any]:
+    def spectator_view(self, m: Match) -> dict[str, Any]:
         """``{"match": {...}, "deal": {...}}`` with every hand face up, for a table the computer
         plays on every seat (a demonstration, "watch a partie go by") and nobody else: the table
         service sends it only to the spectator of such a table."""
         ...
 
-    def to_json(self, m: Any) -> dict[str, Any]:
+    def to_json(self, m: Match) -> dict[str, Any]:
         """The match as plain JSON types (server side)."""
         ...
 
-    def from_json(self, data: dict[str, Any]) -> Any:
+    def from_json(self, data: dict[str, Any]) -> Match:
         """The inverse of :meth:`to_json`, exactly."""
         ...
 
@@ -243,9 +269,20 @@ class MatchRules(Protocol):
 class Player(Protocol):
     """A computer player: decides from one seat's observation only (never the state)."""
 
+    LEVELS: tuple[str, ...]
+    """The levels it plays at, the usual one first: the game's ``GameInfo.levels``."""
+
     def choose(
-        self, observation: dict[str, Any], legal_actions: Sequence[Any], rng: random.Random
+        self,
+        observation: dict[str, Any],
+        legal_actions: Sequence[Any],
+        rng: random.Random,
+        *,
+        level: str = "usual",
+        budget: int | None = None,
     ) -> Any:
-        """One of ``legal_actions``, from the ``"deal"`` part of ``match.observation(m, seat)``
-        (the seat's observation of the current deal)."""
+        """One of ``legal_actions`` at ``level`` (one of :attr:`LEVELS`; ``budget``: the size
+        of its search, None for its default), from ``match.observation(m, seat)`` (the match's
+        public part and the seat's observation of the current deal). The same ``rng`` gives
+        the same choice. Raises ValueError for an unknown level."""
         ...

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from veillee.games import Game, charlemagne, chouine
 from veillee.games.charlemagne import bot as charlemagne_bot
-from veillee.games.charlemagne import match as charlemagne_match
+from veillee.games.charlemagne.match import MATCH as charlemagne_match
 from veillee.games.chouine import bot as chouine_bot
-from veillee.games.chouine import match as chouine_match
+from veillee.games.chouine.match import MATCH as chouine_match
 
 GAMES: dict[str, Game] = {
     "chouine": Game(chouine.INFO, chouine, chouine_match, chouine_bot),

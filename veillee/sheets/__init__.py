@@ -34,7 +34,15 @@ from veillee.sheets.model import (
     set_setting,
     status,
 )
-from veillee.sheets.presets import PRESETS, InvalidEntry, Preset, Room, find_preset, register
+from veillee.sheets.presets import (
+    PRESETS,
+    InvalidEntry,
+    Preset,
+    Room,
+    SheetReason,
+    find_preset,
+    register,
+)
 
 DEFAULT_PRESET = next(iter(PRESETS))
 """The preset a sheet is made with when none is named: the first registered."""
@@ -48,6 +56,7 @@ __all__ = [
     "Room",
     "Row",
     "Sheet",
+    "SheetReason",
     "add_row",
     "delete_row",
     "edit_row",

@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from veillee.sheets.presets import Decision, InvalidEntry, Room, SettingValue, register
+from veillee.sheets.presets import (
+    Decision,
+    InvalidEntry,
+    Room,
+    SettingValue,
+    SheetReason,
+    register,
+)
 
 TIE_RULES = ("stands", "one-more")
 """§A2 tie after the last hand: the tie stands (a draw), or one more hand is played."""
@@ -60,29 +67,31 @@ class AluettePreset:
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: {"tie": TIE_RULES})
     live_settings: frozenset[str] = frozenset({"race_to_ten"})
 
-    def why_bad_setting(self, name: str, value: object) -> str | None:
+    def why_bad_setting(self, name: str, value: object) -> SheetReason | None:
         """``unknown_setting`` or ``bad_setting_value`` (§A2 table), else None."""
         if name not in self.defaults:
-            return "unknown_setting"
+            return SheetReason.UNKNOWN_SETTING
         if name == "hands":
             ok = type(value) is int and 1 <= value <= MAX_HANDS
         elif name == "tie":
             ok = value in TIE_RULES
         else:
             ok = type(value) is bool
-        return None if ok else "bad_setting_value"
+        return None if ok else SheetReason.BAD_SETTING_VALUE
 
     def outcomes(self, settings: Mapping[str, SettingValue]) -> tuple[str, ...]:
         """§A1: the outcomes whose settings are on, in the order of the spec's table."""
         return tuple(o for o in POINTS if self.why_not_offered(settings, o) is None)
 
-    def why_not_offered(self, settings: Mapping[str, SettingValue], outcome: str) -> str | None:
+    def why_not_offered(
+        self, settings: Mapping[str, SettingValue], outcome: str
+    ) -> SheetReason | None:
         """``unknown_outcome``, ``mordienne_off`` or ``surrender_off``, else None (§A1)."""
         if outcome not in NEEDS:
-            return "unknown_outcome"
+            return SheetReason.UNKNOWN_OUTCOME
         for needed in NEEDS[outcome]:
             if not settings[needed]:
-                return f"{needed}_off"
+                return SheetReason(f"{needed}_off")
         return None
 
     def points(self, outcome: str) -> int:
@@ -136,11 +145,11 @@ class AluettePreset:
         """
         a, b = points
         if sorted((a, b)) not in ([0, 1], [0, 2]):
-            raise InvalidEntry("one_side_scores")
+            raise InvalidEntry(SheetReason.ONE_SIDE_SCORES)
         side = 0 if a else 1
         if max(a, b) == 2:
             if not settings["mordienne"]:
-                raise InvalidEntry("mordienne_off")
+                raise InvalidEntry(SheetReason.MORDIENNE_OFF)
             return side, "mordienne"
         return side, "won"
 

@@ -24,6 +24,7 @@ from veillee.sheets.presets import (
     Result,
     Room,
     SettingValue,
+    SheetReason,
     find_preset,
 )
 
@@ -94,9 +95,9 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 def _side_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_SIDE_NAME:
-        raise InvalidEntry("bad_side_name")
+        raise InvalidEntry(SheetReason.BAD_SIDE_NAME)
     if any(unicodedata.category(ch) in _REFUSED_CATEGORIES for ch in name):
-        raise InvalidEntry("side_name_characters")
+        raise InvalidEntry(SheetReason.SIDE_NAME_CHARACTERS)
     return name.strip()
 
 
@@ -121,7 +122,7 @@ def new_sheet(
     """
     rules = find_preset(preset)
     if len(sides) != 2:
-        raise InvalidEntry("bad_side_name")
+        raise InvalidEntry(SheetReason.BAD_SIDE_NAME)
     names = (_side_name(sides[0]), _side_name(sides[1]))
     chosen: dict[str, SettingValue] = dict(rules.defaults)
     for name, value in (settings or {}).items():
@@ -130,7 +131,7 @@ def new_sheet(
             raise InvalidEntry(reason)
         chosen[name] = value  # type: ignore[assignment]  # checked by why_bad_setting
     if type(first_dealer) is not int or not 0 <= first_dealer < rules.seats:
-        raise InvalidEntry("bad_first_dealer")
+        raise InvalidEntry(SheetReason.BAD_FIRST_DEALER)
     return Sheet(rules.name, names, tuple(sorted(chosen.items())), first_dealer)
 
 
@@ -148,14 +149,14 @@ def _points(rules: Preset, rows: tuple[Row, ...]) -> list[tuple[int, int]]:
 
 def _check_open(sheet: Sheet) -> None:
     if sheet.banked:
-        raise InvalidEntry("sheet_banked")
+        raise InvalidEntry(SheetReason.SHEET_BANKED)
 
 
 def _check_row(sheet: Sheet, side: object, outcome: object) -> Row:
     if side not in (0, 1) or type(side) is not int:
-        raise InvalidEntry("unknown_side")
+        raise InvalidEntry(SheetReason.UNKNOWN_SIDE)
     if not isinstance(outcome, str):
-        raise InvalidEntry("unknown_outcome")
+        raise InvalidEntry(SheetReason.UNKNOWN_OUTCOME)
     reason = _rules(sheet).why_not_offered(sheet.setting, outcome)
     if reason:
         raise InvalidEntry(reason)
@@ -164,7 +165,7 @@ def _check_row(sheet: Sheet, side: object, outcome: object) -> Row:
 
 def _check_index(sheet: Sheet, index: object) -> int:
     if type(index) is not int or not 0 <= index < len(sheet.rows):
-        raise InvalidEntry("bad_row_index")
+        raise InvalidEntry(SheetReason.BAD_ROW_INDEX)
     return index
 
 
@@ -172,7 +173,7 @@ def _check_reads_as_played(sheet: Sheet) -> Sheet:
     """§A4b: no row may follow the row that decided the match under the current settings."""
     decided = _rules(sheet).decision(_points(_rules(sheet), sheet.rows), sheet.setting)
     if decided is not None and decided.index < len(sheet.rows) - 1:
-        raise InvalidEntry("rows_after_decision")
+        raise InvalidEntry(SheetReason.ROWS_AFTER_DECISION)
     return sheet
 
 
@@ -216,7 +217,7 @@ def add_row(sheet: Sheet, side: int, outcome: str) -> Sheet:
     """
     _check_open(sheet)
     if is_decided(sheet):
-        raise InvalidEntry("match_decided")
+        raise InvalidEntry(SheetReason.MATCH_DECIDED)
     row = _check_row(sheet, side, outcome)
     return replace(sheet, rows=(*sheet.rows, row))
 
@@ -259,9 +260,9 @@ def set_setting(sheet: Sheet, name: str, value: object) -> Sheet:
     if reason:
         raise InvalidEntry(reason)
     if sheet.rows and name not in rules.live_settings:
-        raise InvalidEntry("settings_locked")
+        raise InvalidEntry(SheetReason.SETTINGS_LOCKED)
     if sheet.rows and is_decided(sheet):
-        raise InvalidEntry("match_decided")
+        raise InvalidEntry(SheetReason.MATCH_DECIDED)
     settings = {**sheet.setting, name: value}  # value checked by why_bad_setting
     changed = replace(sheet, settings=tuple(sorted(settings.items())))  # type: ignore[arg-type]
     return _check_reads_as_played(changed)

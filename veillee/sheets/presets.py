@@ -10,14 +10,46 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Protocol
+
+
+class SheetReason(StrEnum):
+    """Every reason code the sheet model and its presets give (stable identifiers; the web
+    layer says each in words, ``scores.reason.<code>``). A new preset adds its own here."""
+
+    UNKNOWN_PRESET = "unknown_preset"
+    UNKNOWN_SETTING = "unknown_setting"
+    BAD_SETTING_VALUE = "bad_setting_value"
+    BAD_FIRST_DEALER = "bad_first_dealer"
+    BAD_SIDE_NAME = "bad_side_name"
+    """Empty, or longer than a side name may be."""
+    SIDE_NAME_CHARACTERS = "side_name_characters"
+    """A control or format character in a side's name (NUL, U+202E …)."""
+    SHEET_BANKED = "sheet_banked"
+    """The match was ended: the sheet no longer changes."""
+    MATCH_DECIDED = "match_decided"
+    """The rules have decided the match (§A3: "tap End match")."""
+    UNKNOWN_SIDE = "unknown_side"
+    UNKNOWN_OUTCOME = "unknown_outcome"
+    BAD_ROW_INDEX = "bad_row_index"
+    ROWS_AFTER_DECISION = "rows_after_decision"
+    """A correction would decide the match before the last row (§A4b)."""
+    SETTINGS_LOCKED = "settings_locked"
+    ONE_SIDE_SCORES = "one_side_scores"
+    """Aluette: a row typed as two numbers must give one side 1 or 2 and the other 0."""
+    MORDIENNE_OFF = "mordienne_off"
+    """Aluette: the mordienne setting is off."""
+    SURRENDER_OFF = "surrender_off"
+    """Aluette: the surrender setting is off."""
 
 
 class InvalidEntry(Exception):
     """A refused change to a sheet; ``reason_code`` is a stable identifier that the web layer
-    translates (e.g. ``"match_decided"``). The sheet is left as it was."""
+    translates (e.g. ``"match_decided"``, one of :class:`SheetReason`). The sheet is left as it
+    was."""
 
-    def __init__(self, reason_code: str) -> None:
+    def __init__(self, reason_code: SheetReason) -> None:
         super().__init__(reason_code)
         self.reason_code = reason_code
 
@@ -78,7 +110,7 @@ class Preset(Protocol):
         """Settings that may still change while the sheet has rows (the others lock)."""
         ...
 
-    def why_bad_setting(self, name: str, value: object) -> str | None:
+    def why_bad_setting(self, name: str, value: object) -> SheetReason | None:
         """A reason code if ``value`` is not allowed for setting ``name``, else None."""
         ...
 
@@ -86,7 +118,9 @@ class Preset(Protocol):
         """The outcomes these settings offer, in display order."""
         ...
 
-    def why_not_offered(self, settings: Mapping[str, SettingValue], outcome: str) -> str | None:
+    def why_not_offered(
+        self, settings: Mapping[str, SettingValue], outcome: str
+    ) -> SheetReason | None:
         """None if ``outcome`` is offered, else a reason code (unknown, or switched off)."""
         ...
 
@@ -130,4 +164,4 @@ def find_preset(name: str) -> Preset:
     try:
         return PRESETS[name]
     except KeyError:
-        raise InvalidEntry("unknown_preset") from None
+        raise InvalidEntry(SheetReason.UNKNOWN_PRESET) from None

@@ -10,10 +10,24 @@ from veillee.store.records import (
     ChatLine,
     Commit,
     NotFound,
+    PushSubscription,
     Record,
     Store,
+    TokenTaken,
+    TooFast,
     VersionConflict,
     token_hash,
 )
 
-__all__ = ["ChatLine", "Commit", "NotFound", "Record", "Store", "VersionConflict", "token_hash"]
+__all__ = [
+    "ChatLine",
+    "Commit",
+    "NotFound",
+    "PushSubscription",
+    "Record",
+    "Store",
+    "TokenTaken",
+    "TooFast",
+    "VersionConflict",
+    "token_hash",
+]

@@ -1,28 +1,36 @@
 """The store: versioned JSON records, their tokens, the ids of applied client actions, and the
-chat lines said beside a record (which never move its version)."""
+chat lines said beside a record (which never move its version).
+
+Why one module of this length: every statement a store runs (records, tokens, applied
+actions, chat lines, push subscriptions) shares its two connection paths (SQLite's one writer
+in the loop's thread, PostgreSQL's pool) and its migration; split, each part would need both."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
-import json
+import logging
 import secrets
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from veillee.handoff import BatchThread, Outcome
-from veillee.store.schema import actions, chat_lines, records, tokens
+from veillee.store.schema import actions, chat_lines, push_subscriptions, records, tokens
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # The statements of the hot paths, built once: SQLAlchemy compiles each once per dialect and
@@ -49,18 +57,37 @@ _ADVANCE = (
     .returning(records.c.kind)
 )
 _ADD_ACTION = actions.insert()
+_SQLITE_ADVANCE = (
+    "UPDATE records SET version = ?, data = ?, updated_at = ?, expires_at = ?"
+    " WHERE id = ? AND version = ? RETURNING kind"
+)
+_SQLITE_ADD_ACTION = "INSERT INTO actions (record_id, client_id, version) VALUES (?, ?, ?)"
+_SQLITE = sqlite_dialect.dialect()
+_SQLITE_TIME: Callable[[datetime | None], str | None] = (
+    sa.DateTime(timezone=True).dialect_impl(_SQLITE).bind_processor(_SQLITE) or str
+)
+"""A time as SQLAlchemy stores it in SQLite (the same text, so that its queries compare)."""
 _ADD_TOKEN = tokens.insert()
 _ADD_RECORD = records.insert()
-MAX_BATCH = 64
-"""Most transactions the SQLite writer commits together (see :class:`_Writer`)."""
+CHECKPOINT_S = 2.0
+"""How often the SQLite write-ahead log is copied into the database (once written to)."""
 
 
 class NotFound(Exception):
     """No record with that id (never created, expired, or deleted)."""
 
 
+class TooFast(Exception):
+    """A chat line refused by its rate limit (:meth:`Store.add_chat_line`'s ``at_most``)."""
+
+
 class VersionConflict(Exception):
     """The record moved on since the version the change was based on; reload and retry."""
+
+
+class TokenTaken(Exception):
+    """A token given with a change opens something already (tokens are unique across every
+    record: one token, one seat); nothing was written."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +109,23 @@ class Commit:
 
     record: Record
     duplicate: bool
+
+
+@dataclass(frozen=True)
+class PushSubscription:
+    """A seat's Web Push subscription at a record (issue 26): the push service's ``endpoint``
+    (a URL), the browser's keys (``p256dh``, its P-256 public key, and ``auth``, its 16-byte
+    secret, both base64url as ``PushSubscription.toJSON()`` gives them), the ``lang`` its page
+    was in (``"fr"``, ``"en"``), and whether it was ``told`` something since the seat last
+    looked."""
+
+    record_id: str
+    seat: int
+    endpoint: str
+    p256dh: str
+    auth: str
+    lang: str
+    told: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,6 +151,12 @@ def _utc(value: datetime | None) -> datetime | None:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
+def _push_subscription(row: Any) -> PushSubscription:
+    return PushSubscription(
+        row.record_id, row.seat, row.endpoint, row.p256dh, row.auth, row.lang, bool(row.told)
+    )
+
+
 def _chat_line(row: Any) -> ChatLine:
     return ChatLine(
         seq=row.seq,
@@ -118,8 +168,9 @@ def _chat_line(row: Any) -> ChatLine:
 
 
 def _encode(data: dict[str, Any]) -> str:
-    """A record's document as stored: compact JSON."""
-    return json.dumps(data, separators=(",", ":"))
+    """A record's document as stored: compact JSON (orjson: a tenth of the standard library's
+    time for a table's document, which is written at every change)."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _roles(record_id: str, roles: dict[str, str] | None) -> list[dict[str, str]]:
@@ -135,64 +186,63 @@ def _record(row: Any) -> Record:
         id=row.id,
         kind=row.kind,
         version=row.version,
-        data=json.loads(row.data),
+        data=orjson.loads(row.data),
         updated_at=_utc(row.updated_at) or datetime.now(UTC),
         expires_at=_utc(row.expires_at),
     )
 
 
-class _Writer(BatchThread[Callable[[sa.Connection], Any]]):
-    """The one thread that writes an SQLite database, on one connection it keeps open.
+class _LoopWriter:
+    """The one writer of an SQLite database: one connection, used by the event loop's own
+    thread, each transaction body run at once, synchronously.
 
-    :meth:`run` hands it a transaction body and waits for the outcome. The thread takes every
-    body waiting when it is free (at most :data:`MAX_BATCH`, see
-    :class:`~veillee.handoff.BatchThread`) and runs them in one SQLite transaction, each in a
-    savepoint of its own: a body that raises leaves nothing written and its caller gets what it
-    raised, the others are written; then one commit, and only after it does any caller hear its
-    outcome (a failed commit fails them all, nothing written). So a burst of changes costs one
-    commit and one wake-up of the event loop, and each change is still judged alone (its
-    ``WHERE version = v``, its client id) on what the ones before it wrote.
+    A change's transaction costs SQLite some 25 us of CPU here (its two statements go to the
+    driver, :meth:`Store.commit`; WAL, ``synchronous=NORMAL``: no flush to disk at a commit):
+    less than handing it to a thread and back, and with no other thread taking the lock the
+    event loop needs meanwhile (issue 28: a writer thread cost the server 150-240 us of CPU a
+    commit, bench/RESULTS.md). What could take milliseconds stays
+    off the loop: the write-ahead log is checkpointed into the database by a thread of its own
+    (:meth:`checkpoint`, ``PASSIVE``: it never waits for the writer nor holds it up), the loop's
+    connection never doing it.
     """
 
-    def __init__(self, engine: sa.Engine) -> None:
+    def __init__(self, engine: sa.Engine, path: str) -> None:
         self._engine = engine
+        self._path = path
         self._conn: sa.Connection | None = None
-        super().__init__("sqlite-writer", MAX_BATCH)
+        self.written = 0
+        """Transactions written since the last checkpoint."""
 
-    def started(self) -> None:
-        self._conn = self._engine.connect()
+    def _connect(self) -> sa.Connection:
+        conn = self._engine.connect()
+        driver = conn.connection.driver_connection
+        assert driver is not None
+        driver.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints: see checkpoint()
+        return conn
 
-    def stopped(self) -> None:
-        # sqlite3 connections are closed by the thread that uses them.
+    def run(self, body: Callable[[sa.Connection], T]) -> T:
+        """``body(connection)`` in one transaction (``BEGIN IMMEDIATE``), committed if it
+        returns, rolled back if it raises (what it raises comes through)."""
+        if self._conn is None:
+            self._conn = self._connect()
+        with self._conn.begin():
+            done = body(self._conn)
+        self.written += 1
+        return done
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database (``PRAGMA wal_checkpoint(PASSIVE)``) on a
+        connection of its own: called in a thread, never in the event loop."""
+        self.written = 0
+        with contextlib.closing(sqlite3.connect(self._path, timeout=30)) as conn:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def close(self) -> None:
+        """Close the connection (in the thread that used it)."""
         if self._conn is not None:
             self._conn.close()
+            self._conn = None
         self._engine.dispose()
-
-    def handle(self, jobs: list[Callable[[sa.Connection], Any]]) -> list[Outcome]:
-        conn = self._conn
-        assert conn is not None
-        outcomes: list[Outcome] = []
-        try:
-            with conn.begin():
-                if len(jobs) == 1:
-                    outcomes.append((jobs[0](conn), None))
-                else:
-                    # The savepoints go to the driver's connection itself: SQLAlchemy's
-                    # begin_nested() cost 90 us a body here, the two statements 3 us.
-                    driver = conn.connection.driver_connection
-                    assert driver is not None
-                    for body in jobs:
-                        driver.execute("SAVEPOINT body")
-                        try:
-                            outcomes.append((body(conn), None))
-                        except Exception as exc:
-                            driver.execute("ROLLBACK TO body")
-                            outcomes.append((None, exc))
-                        driver.execute("RELEASE body")
-        except Exception as exc:
-            # The body of a lone transaction raised, or the commit failed: nothing was written.
-            return [(None, exc)] * len(jobs)
-        return outcomes
 
 
 class Store:
@@ -202,15 +252,17 @@ class Store:
     ``postgresql+asyncpg://…`` (scale-out). :meth:`open` runs the Alembic migrations to head.
 
     Every write is one transaction body run whole by :meth:`_transaction`. On SQLite they all go
-    through one writer thread holding one connection (:class:`_Writer`: SQLite has one writer;
-    reads go on beside it in WAL through the async engine), which commits the bodies waiting
-    together; writers wait their turn in this process, not in SQLite's busy loop. On PostgreSQL
-    a transaction runs on a connection of the async pool.
+    through one connection, in the event loop's thread (:class:`_LoopWriter`: SQLite has one
+    writer; reads go on beside it in WAL through the async engine), and a checkpointer task
+    copies the write-ahead log into the database in a thread of its own every
+    :data:`CHECKPOINT_S` seconds once anything was written. On PostgreSQL a transaction runs on a
+    connection of the async pool.
     """
 
-    def __init__(self, engine: AsyncEngine, writer: sa.Engine | None = None) -> None:
+    def __init__(self, engine: AsyncEngine, writer: _LoopWriter | None = None) -> None:
         self.engine = engine
-        self._writer = _Writer(writer) if writer is not None else None
+        self._writer = writer
+        self._checkpoints: asyncio.Task[None] | None = None
 
     async def _transaction(self, body: Callable[[sa.Connection], T]) -> T:
         """``body(connection)`` in one transaction, committed if it returns, rolled back if it
@@ -218,7 +270,19 @@ class Store:
         if self._writer is None:
             async with self.engine.begin() as conn:
                 return await conn.run_sync(body)
-        return await self._writer.run(body)
+        if self._checkpoints is None:
+            self._checkpoints = asyncio.create_task(self._checkpoint_forever(self._writer))
+        return self._writer.run(body)
+
+    @staticmethod
+    async def _checkpoint_forever(writer: _LoopWriter) -> None:
+        while True:
+            await asyncio.sleep(CHECKPOINT_S)
+            if writer.written:
+                try:
+                    await asyncio.to_thread(writer.checkpoint)
+                except sqlite3.Error:
+                    log.exception("checkpoint failed; trying again in %s s", CHECKPOINT_S)
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -230,27 +294,33 @@ class Store:
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"timeout": 30}
-            # The writer thread's own engine (the same file through the standard sqlite3).
-            writer = sa.create_engine(
+            # The writer's own engine (the same file through the standard sqlite3), used from
+            # the event loop's thread only.
+            writes = sa.create_engine(
                 url.replace("+aiosqlite", "", 1), pool_size=1, max_overflow=0, **kwargs
             )
-            # Its transactions begin as SQLAlchemy says (savepoints included: see _Writer), and
-            # take the write lock at once (a body's reads and writes see one state).
-            event.listen(writer, "connect", _sqlite_own_transactions)
-            event.listen(writer, "begin", _sqlite_begin)
+            # Its transactions begin as SQLAlchemy says, and take the write lock at once (a
+            # body's reads and writes see one state).
+            event.listen(writes, "connect", _sqlite_own_transactions)
+            event.listen(writes, "begin", _sqlite_begin)
+            event.listen(writes, "connect", _sqlite_pragmas)
+            writer = _LoopWriter(writes, path)
         engine = create_async_engine(url, **kwargs)
-        for sync_engine in (engine.sync_engine, writer):
-            if sync_engine is not None and url.startswith("sqlite"):
-                event.listen(sync_engine, "connect", _sqlite_pragmas)
-        # Migrate before the writer thread connects: two connections switching a new file to
-        # WAL at once fail with "database is locked" at once, whatever their busy timeout.
+        if url.startswith("sqlite"):
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        # Migrate before the writer connects: two connections switching a new file to WAL at
+        # once fail with "database is locked" at once, whatever their busy timeout.
         await _migrate(engine)
         return cls(engine, writer)
 
     async def close(self) -> None:
         """Release every connection."""
+        checkpoints, self._checkpoints = self._checkpoints, None
+        if checkpoints is not None:
+            checkpoints.cancel()
+            await asyncio.gather(checkpoints, return_exceptions=True)
         if self._writer is not None:
-            await self._writer.close()
+            self._writer.close()
         await self.engine.dispose()
 
     async def create(
@@ -343,11 +413,11 @@ class Store:
 
         A ``client_id`` already applied to this record is not applied again: the result is the
         record as it stands, with ``duplicate=True``. Raises VersionConflict if another change got
-        there first, NotFound if the record is gone.
+        there first, NotFound if the record is gone, TokenTaken if a token of ``roles`` is one
+        already (of this record or another).
         """
         now = datetime.now(UTC)
-        # Everything but the SQL is done here, on the caller's side: the writer thread's
-        # Python holds the GIL the event loop needs.
+        # Everything but the SQL is made before the transaction begins.
         key = {"record_id": record_id, "client_id": client_id}
         advance = {
             "record_id": record_id,
@@ -361,6 +431,8 @@ class Store:
         granted = _roles(record_id, roles)
 
         def write(conn: sa.Connection) -> Commit:
+            if sqlite is not None:
+                return write_sqlite(conn)
             written = conn.execute(_ADVANCE, advance).first()
             if written is None:
                 if conn.execute(_RECORD_EXISTS, key).first() is None:
@@ -378,6 +450,37 @@ class Store:
                 duplicate=False,
             )
 
+        sqlite = None
+        if self._writer is not None:
+            # SQLite, written in the event loop's thread: the two statements go straight to the
+            # driver (SQLAlchemy's execution of a cached statement cost ten times the driver's
+            # call here).
+            sqlite = (
+                advance["next_version"],
+                advance["document"],
+                _SQLITE_TIME(now),
+                _SQLITE_TIME(expires_at),
+                record_id,
+                expected_version,
+            )
+
+        def write_sqlite(conn: sa.Connection) -> Commit:
+            driver = conn.connection.driver_connection
+            assert driver is not None and sqlite is not None
+            written = driver.execute(_SQLITE_ADVANCE, sqlite).fetchone()
+            if written is None:
+                if conn.execute(_RECORD_EXISTS, key).first() is None:
+                    raise NotFound(record_id)
+                raise VersionConflict(record_id)
+            if client_id is not None:
+                driver.execute(_SQLITE_ADD_ACTION, (record_id, client_id, expected_version + 1))
+            if granted:
+                conn.execute(_ADD_TOKEN, granted)
+            return Commit(
+                Record(record_id, written[0], expected_version + 1, data, now, expires_at),
+                duplicate=False,
+            )
+
         def repeated(conn: sa.Connection) -> Commit | None:
             if conn.execute(_APPLIED, key).first() is None:
                 return None
@@ -389,10 +492,13 @@ class Store:
         for attempt in range(3):
             try:
                 return await self._transaction(write)
-            except sa.exc.IntegrityError:
-                # Nothing was written. A repeated client id: the record as it stands.
+            except (sa.exc.IntegrityError, sqlite3.IntegrityError):
+                # Nothing was written. A repeated client id: the record as it stands; else a
+                # token already given (the only other unique key written here).
                 repeat = None if client_id is None else await self._transaction(repeated)
                 if repeat is None:
+                    if granted:
+                        raise TokenTaken(record_id) from None
                     raise
                 return repeat
             except sa.exc.OperationalError:
@@ -427,6 +533,9 @@ class Store:
             conn.execute(actions.delete().where(actions.c.record_id == record_id))
             conn.execute(tokens.delete().where(tokens.c.record_id == record_id))
             conn.execute(chat_lines.delete().where(chat_lines.c.record_id == record_id))
+            conn.execute(
+                push_subscriptions.delete().where(push_subscriptions.c.record_id == record_id)
+            )
             return True
 
         return await self._transaction(delete)
@@ -441,12 +550,17 @@ class Store:
         client_id: str,
         at: datetime,
         keep: int | None = None,
+        at_most: tuple[int, datetime] | None = None,
     ) -> tuple[ChatLine, bool]:
         """Write ``text`` said by ``seat`` at ``at`` as the record's next chat line (its ``seq``
         one more than the last). A ``client_id`` already written to this record's chat is not
         written again: the line as first written is returned with ``True`` (a repeat). Two lines
         racing for one ``seq`` are both written, one after the other. With ``keep``, the lines
-        older than the newest ``keep`` are deleted in the same transaction. Raises NotFound."""
+        older than the newest ``keep`` are deleted in the same transaction. With ``at_most``
+        ``(n, since)``, a line is refused (TooFast) when ``seat`` has said ``n`` lines after
+        ``since`` already: judged in the write, with the record's row locked, so that lines
+        racing from several sockets or processes are counted one after the other. Raises
+        NotFound, TooFast."""
 
         def write(conn: sa.Connection) -> tuple[ChatLine, bool]:
             seen = conn.execute(
@@ -456,9 +570,23 @@ class Store:
             ).first()
             if seen is not None:
                 return _chat_line(seen), True
-            found = conn.execute(sa.select(records.c.id).where(records.c.id == record_id))
+            # FOR UPDATE (PostgreSQL; SQLite has one writer): the lines of one record are
+            # counted and written one transaction at a time.
+            found = conn.execute(
+                sa.select(records.c.id).where(records.c.id == record_id).with_for_update()
+            )
             if found.first() is None:
                 raise NotFound(record_id)
+            if at_most is not None:
+                said = conn.execute(
+                    sa.select(sa.func.count()).where(
+                        chat_lines.c.record_id == record_id,
+                        chat_lines.c.seat == seat,
+                        chat_lines.c.at > at_most[1],
+                    )
+                ).scalar()
+                if int(said or 0) >= at_most[0]:
+                    raise TooFast(record_id)
             last = conn.execute(
                 sa.select(sa.func.max(chat_lines.c.seq)).where(chat_lines.c.record_id == record_id)
             ).scalar()
@@ -514,21 +642,121 @@ class Store:
             row = (await conn.execute(query)).first()
         return None if row is None else _chat_line(row)
 
-    async def chat_lines_said(self, record_id: str, seat: int, since: datetime) -> int:
-        """How many chat lines ``seat`` has said on the record after ``since``."""
-        query = sa.select(sa.func.count()).where(
-            chat_lines.c.record_id == record_id,
-            chat_lines.c.seat == seat,
-            chat_lines.c.at > since,
+    # ---- push subscriptions (beside a record: they never move its version) -------------------
+
+    async def set_push_subscription(self, subscription: PushSubscription) -> None:
+        """Keep ``subscription`` for its record and seat, in place of any it had (not told yet).
+        Raises NotFound when the record has gone."""
+        row = {
+            "record_id": subscription.record_id,
+            "seat": subscription.seat,
+            "endpoint": subscription.endpoint,
+            "p256dh": subscription.p256dh,
+            "auth": subscription.auth,
+            "lang": subscription.lang,
+            "told": False,
+            "warned": None,
+            "at": datetime.now(UTC),
+        }
+        table = push_subscriptions
+
+        def write(conn: sa.Connection) -> None:
+            if conn.execute(_RECORD_EXISTS, {"record_id": subscription.record_id}).first() is None:
+                raise NotFound(subscription.record_id)
+            conn.execute(
+                table.delete().where(
+                    table.c.record_id == subscription.record_id,
+                    table.c.seat == subscription.seat,
+                )
+            )
+            conn.execute(table.insert().values(**row))
+
+        await self._transaction(write)
+
+    async def push_subscriptions(self, record_id: str) -> list[PushSubscription]:
+        """The push subscriptions of ``record_id``'s seats, by seat (none for a record gone)."""
+        table = push_subscriptions
+        query = sa.select(table).where(table.c.record_id == record_id).order_by(table.c.seat)
+        async with self.engine.connect() as conn:
+            return [_push_subscription(row) for row in await conn.execute(query)]
+
+    async def delete_push_subscription(
+        self, record_id: str, seat: int, endpoint: str | None = None
+    ) -> bool:
+        """Forget the push subscription of ``seat`` at ``record_id`` (only if it is still the
+        one at ``endpoint``, when given: a newer one stays). Returns whether one was deleted."""
+        table = push_subscriptions
+        query = table.delete().where(table.c.record_id == record_id, table.c.seat == seat)
+        if endpoint is not None:
+            query = query.where(table.c.endpoint == endpoint)
+        return await self._transaction(lambda conn: conn.execute(query).rowcount > 0)
+
+    async def mark_push_told(self, record_id: str, seat: int, told: bool = True) -> bool:
+        """Set whether ``seat``'s subscription at ``record_id`` was told something since the seat
+        last looked; returns whether this call changed it (of processes racing to tell a seat,
+        exactly one sees True)."""
+        table = push_subscriptions
+        query = (
+            table.update()
+            .where(table.c.record_id == record_id, table.c.seat == seat, table.c.told == (not told))
+            .values(told=told)
+        )
+        return await self._transaction(lambda conn: conn.execute(query).rowcount > 0)
+
+    async def expiring_push_subscriptions(
+        self, kind: str, now: datetime, before: datetime
+    ) -> list[tuple[PushSubscription, datetime]]:
+        """The push subscriptions of records of ``kind`` that expire after ``now`` and at or
+        before ``before``, not yet warned of that expiry, with the expiry."""
+        subs = push_subscriptions
+        query = (
+            sa.select(subs, records.c.expires_at)
+            .join(records, records.c.id == subs.c.record_id)
+            .where(
+                records.c.kind == kind,
+                records.c.expires_at > now,
+                records.c.expires_at <= before,
+                sa.or_(subs.c.warned.is_(None), subs.c.warned != records.c.expires_at),
+            )
         )
         async with self.engine.connect() as conn:
-            return int((await conn.execute(query)).scalar() or 0)
+            return [
+                (_push_subscription(row), _utc(row.expires_at) or row.expires_at)
+                for row in await conn.execute(query)
+            ]
+
+    async def mark_push_warned(self, record_id: str, seat: int, expires_at: datetime) -> bool:
+        """Note that ``seat``'s subscription at ``record_id`` was warned of the expiry
+        ``expires_at``; whether this call did (of processes racing, exactly one)."""
+        subs = push_subscriptions
+        query = (
+            subs.update()
+            .where(
+                subs.c.record_id == record_id,
+                subs.c.seat == seat,
+                sa.or_(subs.c.warned.is_(None), subs.c.warned != expires_at),
+            )
+            .values(warned=expires_at)
+        )
+        return await self._transaction(lambda conn: conn.execute(query).rowcount > 0)
+
+
+MIGRATION_LOCK = 0x5665696C6C6565
+"""The PostgreSQL advisory lock the processes starting on one database take in turn to migrate
+it ("Veillee" in hex)."""
 
 
 async def _migrate(engine: AsyncEngine) -> None:
-    """Run the Alembic migrations to head on ``engine``, in one transaction."""
+    """Run the Alembic migrations to head on ``engine``, in one transaction. On PostgreSQL the
+    transaction first takes :data:`MIGRATION_LOCK`, so that servers started together on a new
+    database migrate it one after the other (the second finds it at head), instead of racing
+    to create the same tables."""
 
     def upgrade(connection: sa.Connection) -> None:
+        if connection.dialect.name == "postgresql":
+            connection.execute(
+                sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+            )
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         cfg.attributes["connection"] = connection

@@ -63,3 +63,26 @@ chat_lines = sa.Table(
 )
 """A table's chat: line ``seq`` (1, 2, … per table, in the order written) said by ``seat``.
 Lines never change the record's version; they go with the record when it is deleted."""
+
+push_subscriptions = sa.Table(
+    "push_subscriptions",
+    metadata,
+    sa.Column(
+        "record_id",
+        sa.String(64),
+        sa.ForeignKey("records.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("endpoint", sa.Text, nullable=False),
+    sa.Column("p256dh", sa.String(128), nullable=False),
+    sa.Column("auth", sa.String(64), nullable=False),
+    sa.Column("lang", sa.String(8), nullable=False),
+    sa.Column("told", sa.Boolean, nullable=False, default=False),
+    sa.Column("warned", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+"""A seat's Web Push subscription at a table (issue 26): one per table and seat, the newest
+kept. ``told``: a notification went to it since the seat last looked at the table (at most one
+until it looks again); ``warned``: the expiry of the record it was last warned of (once per
+expiry). They go with the record when it is deleted."""

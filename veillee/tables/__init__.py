@@ -1,16 +1,13 @@
-"""Live records and their services (DESIGN.md §3): the one live-record core (``live``), tables
-(seats and seat tokens, moves, computer seats, lifetimes) and score sheets (``sheets``)."""
+"""Tables (DESIGN.md §3): making and seating, changes by seats, the computer's turn, lifetimes
+and demonstrations, over the one live-record core (:mod:`veillee.live`). See
+:mod:`veillee.tables.service`."""
 
-from veillee.tables.live import Fanout, LiveRecords, Refusal, sweep_forever
-from veillee.tables.service import (
-    DemoGrant,
-    SeatGrant,
-    TableService,
-    seat_summary,
-    seat_view,
-    spectator_view,
-)
+from veillee.live import Refusal
+from veillee.tables.demos import DemoGrant
+from veillee.tables.seating import SeatGrant
+from veillee.tables.service import TableService
 from veillee.tables.table import COMPUTER, HUMAN, KIND, SPECTATOR, TableDoc
+from veillee.tables.views import seat_summary, seat_view, spectator_view
 
 __all__ = [
     "COMPUTER",
@@ -18,8 +15,6 @@ __all__ = [
     "KIND",
     "SPECTATOR",
     "DemoGrant",
-    "Fanout",
-    "LiveRecords",
     "Refusal",
     "SeatGrant",
     "TableDoc",
@@ -27,5 +22,4 @@ __all__ = [
     "seat_summary",
     "seat_view",
     "spectator_view",
-    "sweep_forever",
 ]

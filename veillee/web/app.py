@@ -22,14 +22,18 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from veillee.bus import open_bus
 from veillee.config import Settings
+from veillee.live import Clock, Follower, sweep_forever
+from veillee.live.voice import VoiceRooms
+from veillee.scores import SheetService
 from veillee.store import Store
-from veillee.tables import TableService, sweep_forever
+from veillee.tables import TableService
 from veillee.tables.chat import TableChat
-from veillee.tables.live import Clock
-from veillee.tables.sheets import SheetService
-from veillee.tables.voice import VoiceRooms
+from veillee.tables.notices import Pushes
+from veillee.web import i18n
 from veillee.web.assets import REVALIDATE, Assets
 from veillee.web.guards import BodyLimit
+from veillee.web.metrics import stop, watch_the_loop
+from veillee.workers import open_deciders, vapid_keys
 
 WEB = Path(__file__).parent
 
@@ -125,7 +129,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     sweeper started for both (every ``settings.sweep_interval_s``); all of it stops on
     shutdown. They are reachable as ``app.state.store``, ``.bus``, ``.tables``, ``.sheets``
     and ``.chat`` (the tables' chat, :class:`~veillee.tables.chat.TableChat`); the tables'
-    voice rooms (:class:`~veillee.tables.voice.VoiceRooms`) as ``.voice``.
+    voice rooms (:class:`~veillee.live.voice.VoiceRooms`) as ``.voice``; the VAPID public key
+    of the "your turn" pushes as ``.push_key`` (base64url).
     The browser's files are ``app.state.assets`` (:class:`~veillee.web.assets.Assets`, mounted
     at ``/static``).
     Every request goes through :class:`~veillee.web.guards.BodyLimit` (no body is read past
@@ -146,23 +151,38 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             stack.push_async_callback(store.close)
             bus = open_bus(settings.redis_url)
             stack.push_async_callback(bus.close)
-            tables = TableService(store, bus, settings, clock=clock)
+            # One listener per record and process, whatever follows it (DESIGN.md §4).
+            follower = Follower(bus)
+            # The computer thinks in worker processes, never in this loop (issue 28).
+            deciders = await open_deciders(settings)
+            stack.push_async_callback(deciders.close)
+            # "Your turn" pushes (issue 26): one key pair for every process of the site.
+            keys = vapid_keys(settings.vapid_private_key, settings.data_dir)
+            pushes = Pushes(keys, settings.vapid_subject, i18n.t, any_endpoint=settings.test_hooks)
+            app.state.push_key = keys.public
+            tables = TableService(
+                store,
+                bus,
+                settings,
+                clock=clock,
+                follower=follower,
+                deciders=deciders,
+                pushes=pushes,
+            )
             stack.push_async_callback(tables.close)
-            sheets = SheetService(store, bus, settings.sheet_idle_s, clock=clock)
+            watch = asyncio.create_task(watch_the_loop(deciders))
+            stack.push_async_callback(stop, watch)
+            sheets = SheetService(store, bus, settings.sheet_idle_s, clock=clock, follower=follower)
+            stack.push_async_callback(sheets.close)
             app.state.store, app.state.bus = store, bus
             app.state.tables, app.state.sheets = tables, sheets
-            app.state.voice = VoiceRooms(bus)
+            app.state.voice = VoiceRooms(follower, tables.live.channel)
             stack.push_async_callback(app.state.voice.close)
-            app.state.chat = TableChat(tables)
+            app.state.chat = TableChat(tables, kept=settings.chat_kept)
             sweeper = asyncio.create_task(
                 sweep_forever((tables.sweep, sheets.sweep), settings.sweep_interval_s)
             )
-
-            async def stop_sweeper() -> None:
-                sweeper.cancel()
-                await asyncio.gather(sweeper, return_exceptions=True)
-
-            stack.push_async_callback(stop_sweeper)
+            stack.push_async_callback(stop, sweeper)
             yield
 
     app = App(

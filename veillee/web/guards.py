@@ -15,7 +15,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from veillee.config import Settings, parse_origin
-from veillee.web.live_protocol import BadMessage, error_response
+from veillee.web.live_protocol import BadMessage, TransportCode, error_response
 
 
 class RateLimit:
@@ -57,7 +57,7 @@ class BodyTooLarge(BadMessage):
     """A request body went past the size limit while it was being read."""
 
     def __init__(self) -> None:
-        super().__init__("message_too_large")
+        super().__init__(TransportCode.MESSAGE_TOO_LARGE)
 
 
 class BodyLimit:
@@ -108,4 +108,4 @@ class BodyLimit:
 
     @staticmethod
     async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
-        await error_response(Request(scope), "message_too_large")(scope, receive, send)
+        await error_response(Request(scope), TransportCode.MESSAGE_TOO_LARGE)(scope, receive, send)

@@ -10,7 +10,7 @@
 
 >>> demo = Messages(Hello, Ping)
 >>> demo.parse('{"type": "ping"}')
-Ping(type='ping')
+Ping(type='ping', hidden=False)
 >>> demo.parse('{"type": "dance"}')
 Traceback (most recent call last):
 ...
@@ -22,13 +22,22 @@ veillee.web.live_protocol.BadMessage: unknown_type
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import Annotated, Any, Literal, Union, get_args
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+)
 
-from veillee.tables.live import TOKEN
+from veillee.live.records import TOKEN
 from veillee.web import i18n
 from veillee.web.pages import page_lang
 
@@ -38,7 +47,7 @@ Version = Annotated[StrictInt, Field(ge=0)]
 """A record's version: a plain JSON integer (``true``, ``"3"`` and ``3.0`` are refused)."""
 Token = Annotated[str, Field(pattern=f"^{TOKEN}$")]
 """A seat or sheet token as the page holds it: 16–128 characters ``A-Za-z0-9_-``
-(:data:`veillee.tables.live.TOKEN`)."""
+(:data:`veillee.live.records.TOKEN`)."""
 
 
 class In(BaseModel):
@@ -65,9 +74,13 @@ class SideMessage(In):
 
 
 class Ping(In):
-    """Keep-alive; answered with :class:`PongOut`."""
+    """Keep-alive; answered with :class:`PongOut`. ``hidden``: the page is hidden (the Page
+    Visibility API's ``document.hidden``: a background tab, whose timers the browser
+    throttles), so the socket is allowed ``hidden_silence_s`` of silence until the next ping
+    rather than ``silence_timeout_s`` (docs/protocol.md §2)."""
 
     type: Literal["ping"]
+    hidden: StrictBool = False
 
 
 class Out(BaseModel):
@@ -112,11 +125,30 @@ class PresenceOut(Out):
     here: list[Any]
 
 
+class TransportCode(StrEnum):
+    """The refusals every live socket and JSON API shares, whatever the record
+    (docs/protocol.md, *Reason codes of error*: Transport)."""
+
+    BAD_JSON = "bad_json"
+    UNKNOWN_TYPE = "unknown_type"
+    BAD_MESSAGE = "bad_message"
+    """JSON, but not one of the endpoint's messages (or a binary frame)."""
+    MESSAGE_TOO_LARGE = "message_too_large"
+    RATE_LIMITED = "rate_limited"
+    HELLO_FIRST = "hello_first"
+    HELLO_TIMEOUT = "hello_timeout"
+    """No ``hello`` in time: the socket closes (4408)."""
+    SILENT = "silent"
+    """Nothing heard for ``silence_timeout_s``: the socket closes (4408)."""
+    BAD_TOKEN = "bad_token"
+    """The ``hello``'s token opens nothing on this record: the socket closes (4403)."""
+
+
 class BadMessage(Exception):
     """A message that is not one of ours; ``reason`` is ``"bad_json"``, ``"unknown_type"``,
     ``"bad_message"`` or ``"message_too_large"``."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: TransportCode) -> None:
         super().__init__(reason)
         self.reason = reason
 
@@ -128,13 +160,15 @@ def json_object(text: str | bytes) -> dict[str, Any]:
     """The JSON object in ``text``. Raises BadMessage: ``bad_json`` (not JSON), ``bad_message``
     (JSON, but not an object)."""
     try:
+        # (the standard library's parser: a lone surrogate escaped in a chat line is read, and
+        # its cleaning removes it; orjson refuses the frame)
         raw = json.loads(text)
     except (ValueError, RecursionError):
         # A short frame of deeply nested brackets exhausts the parser's recursion: that is
         # bad JSON for us, not a reason to drop the socket.
-        raise BadMessage("bad_json") from None
+        raise BadMessage(TransportCode.BAD_JSON) from None
     if not isinstance(raw, dict):
-        raise BadMessage("bad_message")
+        raise BadMessage(TransportCode.BAD_MESSAGE)
     return raw
 
 
@@ -151,11 +185,11 @@ class Messages:
         raw = json_object(text)
         kind = raw.get("type")
         if not isinstance(kind, str) or kind not in self.types:
-            raise BadMessage("unknown_type")
+            raise BadMessage(TransportCode.UNKNOWN_TYPE)
         try:
             return self._adapter.validate_python(raw)
         except ValidationError:
-            raise BadMessage("bad_message") from None
+            raise BadMessage(TransportCode.BAD_MESSAGE) from None
 
     @staticmethod
     def peek_client_id(text: str | bytes) -> str | None:
@@ -190,6 +224,7 @@ HTTP_STATUS = {
     "sheet_gone": 404,
     "message_too_large": 413,
     "bad_options": 422,
+    "bad_level": 422,
     "bad_script": 422,
     "busy": 503,
 }
@@ -197,8 +232,11 @@ HTTP_STATUS = {
 reason: the request was understood but the record refuses it) is 409."""
 
 
-def error_response(request: Request, code: str, area: str = "") -> JSONResponse:
-    """A refused HTTP request: the status of :data:`HTTP_STATUS` and the :class:`ErrorOut` body,
-    its message in the page's language."""
+def error_response(
+    request: Request, code: str, area: str = "", status: int | None = None
+) -> JSONResponse:
+    """A refused HTTP request: the status of :data:`HTTP_STATUS` (or ``status``, for a refusal
+    that is an expected answer) and the :class:`ErrorOut` body, its message in the page's
+    language."""
     body = error_out(page_lang(request), code, area)
-    return JSONResponse(body.model_dump(), status_code=HTTP_STATUS.get(code, 409))
+    return JSONResponse(body.model_dump(), status_code=status or HTTP_STATUS.get(code, 409))

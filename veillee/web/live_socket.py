@@ -13,8 +13,9 @@ codes: 1008 foreign Origin, 4403 token refused, 4404 record gone, 4408 no hello 
 nothing heard for ``silence_timeout_s`` (pages ping every 10 s: a silent socket's network is
 gone).
 
-Presence: :class:`~veillee.web.presence.Presence` knows which viewer keys have a socket open on
-each record, in this process and the others; on a record whose kind shows it
+Presence: :class:`~veillee.live.Presence` (the records' ``presence``) knows which viewer keys
+have a socket open on each record, in this process and the others; on a record whose kind shows
+it
 (``Behaviour.shows_presence``) each socket is sent :class:`~veillee.web.live_protocol.PresenceOut`
 after its first snapshot and whenever it changes, so a seat sees another go away (its page
 closed, or its network silent past the timeout) and come back.
@@ -23,6 +24,10 @@ Side: what a socket serves beside its record and outside its versions (a table's
 behaviour's :class:`Side`, opened once the socket is greeted and closed when it goes; frames
 that are a :class:`~veillee.web.live_protocol.SideMessage` are handed to it, never applied to
 the record.
+
+Why one module of this length: the one socket loop of every live record (tables and
+sheets), with its greeting, limits, catch-up and side channels; a second module would be a
+second loop.
 """
 
 from __future__ import annotations
@@ -30,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import weakref
 from collections.abc import Hashable
 from typing import Any, Protocol
 
@@ -40,9 +44,8 @@ from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect
 
 from veillee.config import Settings
+from veillee.live import LiveRecords, Presence, Refusal, well_formed_id
 from veillee.store import Commit, Record
-from veillee.tables import LiveRecords, Refusal
-from veillee.tables.live import well_formed_id
 from veillee.web import i18n
 from veillee.web.guards import RateLimit, origin_allowed
 from veillee.web.live_protocol import (
@@ -54,9 +57,9 @@ from veillee.web.live_protocol import (
     PongOut,
     PresenceOut,
     SideMessage,
+    TransportCode,
     error_out,
 )
-from veillee.web.presence import Presence
 
 OPEN_SOCKETS = Gauge("veillee_sockets", "Live websockets open in this process", ["endpoint"])
 REFUSED = Counter(
@@ -85,7 +88,9 @@ class Behaviour(Protocol):
         socket's hello is accepted."""
 
     async def authenticate(self, record_id: str, token: str) -> Hashable | None:
-        """The viewer key ``token`` holds on the record (a seat, a role), or None."""
+        """The viewer key ``token`` holds on the record (a seat, a role), or None. May raise
+        Refusal with the reason a token that once opened the record opens it no more (the
+        socket is closed 4403 with it)."""
 
     def render(self, record: Record, key: Any) -> str:
         """The snapshot message (JSON text) that ``key`` is sent of ``record``: only what it may
@@ -261,6 +266,11 @@ class Session:
                     await self.send(PresenceOut(here=here))
         except CLOSED:
             return  # the page has gone; the receiving side ends the session
+        finally:
+            # Let go of this task once it has sent everything: a done task kept would hold it
+            # and its coroutine for as long as the socket stays open (an idle seat's memory).
+            if self._sender is asyncio.current_task():
+                self._sender = None
 
     async def stop_following(self) -> None:
         """Stop sending (the socket is closing)."""
@@ -268,19 +278,6 @@ class Session:
         if sender is not None:
             sender.cancel()
             await asyncio.gather(sender, return_exceptions=True)
-
-
-_PRESENCE: weakref.WeakKeyDictionary[LiveRecords, Presence] = weakref.WeakKeyDictionary()
-
-
-def presence(records: LiveRecords) -> Presence:
-    """The :class:`~veillee.web.presence.Presence` of ``records``' kind in this process."""
-    found = _PRESENCE.get(records)
-    if found is None:
-        found = _PRESENCE[records] = Presence(
-            records.bus, lambda record_id: f"presence:{records.channel(record_id)}"
-        )
-    return found
 
 
 async def serve(ws: WebSocket, behaviour: Behaviour, record_id: str) -> None:
@@ -317,30 +314,37 @@ async def greet(session: Session) -> bool:
             message = await next_message(session, deadline)
         except TimeoutError:
             # A socket that never says hello holds a slot for nothing: close it.
-            await session.refuse("hello_timeout", 4408)
+            await session.refuse(TransportCode.HELLO_TIMEOUT, 4408)
             return False
         if message is None:
             return False
         if isinstance(message, Hello):
             return await authenticate(session, message)
-        await session.error("hello_first")
+        await session.error(TransportCode.HELLO_FIRST)
 
 
 async def authenticate(session: Session, hello: Hello) -> bool:
     """Take the viewer key ``hello``'s token holds (the same one again on a later hello), or
-    close the socket: ``bad_token`` (4403), or the kind's gone code (4404) for a record that no
-    longer exists."""
+    close the socket: ``bad_token`` (4403), the behaviour's reason for a token that opens the
+    record no more (4403), or the kind's gone code (4404) for a record that no longer
+    exists."""
     if hello.lang:
         session.lang = hello.lang
     behaviour = session.behaviour
-    key = await behaviour.authenticate(session.record_id, hello.token)
+    try:
+        key = await behaviour.authenticate(session.record_id, hello.token)
+    except Refusal as refused:
+        # A token that opened the record once and opens it no more, with its reason (a table
+        # seat given to someone new).
+        await session.refuse(refused.reason, 4403)
+        return False
     if key is None or (session.key is not None and key != session.key):
         try:
             await behaviour.records.load(session.record_id)
         except Refusal as gone:
             await session.refuse(gone.reason, 4404)
             return False
-        await session.refuse("bad_token", 4403)
+        await session.refuse(TransportCode.BAD_TOKEN, 4403)
         return False
     session.key = key
     return True
@@ -349,7 +353,7 @@ async def authenticate(session: Session, hello: Hello) -> bool:
 async def follow_and_listen(session: Session) -> None:
     """Follow the record (fan-out), send it as it is now, and answer frames until the page goes.
     The record is watched before it is read, so no version can slip between the two."""
-    at = presence(session.behaviour.records)
+    at = session.behaviour.records.presence
     async with session.behaviour.records.fanout.watch(session.record_id, session):
         try:
             if await start(session, at):
@@ -389,25 +393,27 @@ async def send_greeting(session: Session) -> Record | None:
 
 async def listen(session: Session) -> None:
     """Answer every frame until the page goes, or has been silent for ``silence_timeout_s``
-    (closed with ``silent``, 4408: its page reconnects if it is still there)."""
+    (``hidden_silence_s`` after a ping that says the page is hidden) (closed with ``silent``,
+    4408: its page reconnects if it is still there)."""
+    silence = session.settings.silence_timeout_s
     while True:
         try:
-            message = await next_message(
-                session, time.monotonic() + session.settings.silence_timeout_s
-            )
+            message = await next_message(session, time.monotonic() + silence)
         except TimeoutError:
-            await session.refuse("silent", 4408)
+            await session.refuse(TransportCode.SILENT, 4408)
             return
         if message is None:
             return
         if isinstance(message, Ping):
+            settings = session.settings
+            silence = settings.hidden_silence_s if message.hidden else settings.silence_timeout_s
             await session.send(PongOut())
         elif isinstance(message, Hello):
             if not await authenticate(session, message) or await send_greeting(session) is None:
                 return
         elif isinstance(message, SideMessage):
             if session.side is None:
-                await session.error("unknown_type")
+                await session.error(TransportCode.UNKNOWN_TYPE)
             else:
                 await session.side.answer(message)
         else:
@@ -433,14 +439,14 @@ async def next_message(session: Session, deadline: float | None = None) -> Any |
             return None
         text = frame.get("text")
         if text is None:  # a binary frame: not one of ours
-            await session.error("bad_message")
+            await session.error(TransportCode.BAD_MESSAGE)
             continue
         if len(text.encode()) > session.settings.max_message_bytes:
-            await session.error("message_too_large")
+            await session.error(TransportCode.MESSAGE_TOO_LARGE)
             continue
         if not session.rate.allow():
             # Say which change was dropped, so the page can send it again.
-            await session.error("rate_limited", Messages.peek_client_id(text))
+            await session.error(TransportCode.RATE_LIMITED, Messages.peek_client_id(text))
             continue
         try:
             return session.behaviour.messages.parse(text)
@@ -467,7 +473,7 @@ class Sides:
             if type(message) in models:
                 await side.answer(message)
                 return
-        await self.session.error("unknown_type")
+        await self.session.error(TransportCode.UNKNOWN_TYPE)
 
     async def close(self) -> None:
         for _, side in self.routes:

@@ -35,7 +35,14 @@ def game_option(game: str, name: str) -> Option:
     return find(game).info.options[name]
 
 
+def game_levels(game: str) -> tuple[str, ...]:
+    """Template helper ``game_levels(game)``: the computer's levels tables of ``game`` may be
+    made with, the usual one first (``GameInfo.levels``)."""
+    return find(game).info.levels
+
+
 templates.env.globals["static"] = static_url
+templates.env.globals["game_levels"] = game_levels
 templates.env.globals["game_option"] = game_option
 
 

@@ -14,7 +14,8 @@ refuses to start with it) this module serves::
 The table is made by the table service like any computer table (a person at seat 0); with
 ``shared`` like any shared table (its maker at seat 0, the other seats open to their links); or
 with ``seats`` as given (``"human"`` or ``"computer"`` per seat: a table of people, every human
-seat's token in ``tokens``; ``seat`` and ``token`` are then the first human seat's), seated
+seat's token in ``tokens``; ``seat`` and ``token`` are then the first human seat's; with
+``shared`` too, a table sat at through links whose seats are all taken already), seated
 with the match ``start_match(deal(deck, dealer), options)`` (or ``new_match`` with ``options``
 when no deck is given) instead of a random one. Later deals are random. With the setting off
 every request is ``404``. Refusals: the one error shape, code ``bad_script`` (422).
@@ -30,8 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 
 from veillee.games import find, names
 from veillee.tables import TableService
-from veillee.tables.service import fresh_rng
+from veillee.tables.records import fresh_rng
 from veillee.web.live_protocol import error_response
+from veillee.web.table_routes import TableRequestRefusal
 
 router = APIRouter()
 
@@ -72,19 +74,19 @@ async def create_scripted_table(request: Request) -> JSONResponse:
             raise ValueError("a table needs a person to sit at it")
         m = scripted_match(body)
     except (ValidationError, ValueError, TypeError):
-        return error_response(request, "bad_script")
+        return error_response(request, TableRequestRefusal.BAD_SCRIPT)
     service: TableService = request.app.state.tables
-    if body.shared:
+    if body.shared and body.seats is None:
         grants = [await service.create_shared_table(body.game, body.options, match=m)]
     elif body.seats is None:
         grants = [await service.create_computer_table(body.game, body.options, match=m)]
     else:
         try:
             _, grants = await service.create_table(
-                body.game, tuple(body.seats), body.options, match=m
+                body.game, tuple(body.seats), body.options, match=m, shared=body.shared or None
             )
         except ValueError:
-            return error_response(request, "bad_script")
+            return error_response(request, TableRequestRefusal.BAD_SCRIPT)
     grant = grants[0]
     return JSONResponse(
         {

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictBool, StrictInt
 
 from veillee import sheets
-from veillee.tables.sheets import Change
+from veillee.scores import Change
 from veillee.web.live_protocol import ClientId, Hello, In, Messages, Out, Ping, Version
 
 Side = Annotated[StrictInt, Field(ge=0, le=1)]

@@ -4,7 +4,7 @@ Messages in and out are pydantic models (:mod:`veillee.web.sheet_protocol`, docu
 ``docs/sheets-protocol.md``); the socket is a live socket (:mod:`veillee.web.live_socket`).
 Anything that does not validate is answered with the one error shape and changes nothing.
 Tokens travel only in the creator's response and in the links the players share; a page is sent
-:func:`veillee.tables.sheets.sheet_view`, which holds none.
+:func:`veillee.scores.sheet_view`, which holds none.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import TypeAdapter, ValidationError
 
 from veillee import sheets
+from veillee.live import Refusal
+from veillee.scores import SCORER, Role, SheetRefusal, SheetService, sheet_view
 from veillee.store import Commit, Record
-from veillee.tables import Refusal
-from veillee.tables.sheets import SCORER, Role, SheetService, sheet_view
 from veillee.web import i18n
-from veillee.web.live_protocol import AckOut, BadMessage, error_response
+from veillee.web.live_protocol import AckOut, BadMessage, TransportCode, error_response
 from veillee.web.live_socket import REFUSED, Session, serve
 from veillee.web.pages import has_guide, page_lang, render
 from veillee.web.sheet_protocol import (
@@ -139,7 +139,7 @@ async def create_sheet(request: Request) -> Response:
         try:
             body = _CREATE.validate_json(raw)
         except ValidationError:
-            raise BadMessage("bad_message") from None
+            raise BadMessage(TransportCode.BAD_MESSAGE) from None
         created = await _service(request.app).create(
             body.preset, body.sides, dict(body.settings), body.first_dealer
         )
@@ -194,7 +194,7 @@ async def add_viewer(request: Request, sheet_id: str) -> Response:
     try:
         role = await service.access(sheet_id, _bearer(request))
         if role != SCORER:
-            raise Refusal("read_only")
+            raise Refusal(SheetRefusal.READ_ONLY)
         token = await service.add_viewer(sheet_id)
     except Refusal as refused:
         return _refused(request, refused.reason)

@@ -14,8 +14,9 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
+from veillee.live import Refusal
+from veillee.live.chat import ChatRefusal
 from veillee.store import ChatLine, Record
-from veillee.tables import Refusal
 from veillee.tables.chat import TableChat
 from veillee.web.live_protocol import AckOut
 from veillee.web.live_socket import CLOSED, Session
@@ -93,7 +94,7 @@ class ChatSide:
     async def _say(self, message: ChatSay) -> None:
         session = self.session
         if not self.open:
-            await session.error("chat_closed", message.client_id)
+            await session.error(ChatRefusal.CHAT_CLOSED, message.client_id)
             return
         try:
             _, repeat = await self.chat.say(
@@ -108,7 +109,7 @@ class ChatSide:
 
     async def _sync(self, after: int) -> None:
         if not self.open:
-            await self.session.error("chat_closed")
+            await self.session.error(ChatRefusal.CHAT_CLOSED)
             return
         async with self._lock:
             self.seq = after

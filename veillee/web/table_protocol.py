@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from veillee.web.live_protocol import (
@@ -78,6 +79,32 @@ class Fill(In):
     version: Version | None = None
 
 
+class StandIn(In):
+    """Let the computer play ``seat``, whose person has been away a while (a table of more than
+    two); refused ``still_here`` before ``stand_in_after_s``."""
+
+    type: Literal["stand_in"]
+    client_id: ClientId
+    seat: SeatNumber
+
+
+class GiveSeat(In):
+    """The table's maker gives ``seat``, which the computer stands in for, to someone new (a
+    new seat link; the old one opens it no more)."""
+
+    type: Literal["give_seat"]
+    client_id: ClientId
+    seat: SeatNumber
+
+
+class Leave(In):
+    """Leave the table for good: at a table of more than two the computer stands in for the
+    seat; at a table of two the match ends for both."""
+
+    type: Literal["leave"]
+    client_id: ClientId
+
+
 class Step(In):
     """The spectator of a demonstration asks for its next move (the computer seat to act plays
     it). ``version``: the version the spectator saw (refused if stale). Refused from a seat."""
@@ -107,7 +134,19 @@ class ChatSync(SideMessage):
 
 
 TABLE_MESSAGES = Messages(
-    Hello, Ping, Act, NextDeal, NewMatch, Fill, Step, ChatSay, ChatSync, *VOICE_MESSAGES
+    Hello,
+    Ping,
+    Act,
+    NextDeal,
+    NewMatch,
+    Fill,
+    StandIn,
+    GiveSeat,
+    Leave,
+    Step,
+    ChatSay,
+    ChatSync,
+    *VOICE_MESSAGES,
 )
 """Everything a table page may send."""
 
@@ -120,7 +159,8 @@ def parse_client_message(text: str) -> Any:
 
 class StateOut(Out):
     """The table as this seat may see it: ``view`` is ``match.view(m, seat)``, nothing more;
-    ``seated``/``ready``/``shared``/``expires_at`` as :func:`veillee.tables.seat_view` says.
+    ``level``/``seated``/``ready``/``shared``/``expires_at``/``stand_in``/``vacant``/``given``/
+    ``left`` as :func:`veillee.tables.seat_view` says.
     For the spectator of a demonstration (``seat`` null), ``match.spectator_view(m)``."""
 
     type: Literal["state"] = "state"
@@ -129,11 +169,32 @@ class StateOut(Out):
     game: str
     seats: list[str]
     options: dict[str, Any]
+    level: str
     seated: list[bool]
     ready: list[int]
     shared: bool
     expires_at: str | None
+    stand_in: list[int]
+    vacant: list[int]
+    given: list[int]
+    left: list[int]
     view: dict[str, Any]
+
+
+def state_frame(view: dict[str, Any]) -> str:
+    """The :class:`StateOut` frame of a seat's view (the keys of
+    :func:`veillee.tables.seat_view`), as its JSON text: the same text as
+    ``StateOut(**view).model_dump_json()`` (a test holds them together), without validating
+    again what the server itself built, once per version and seat.
+
+    >>> frame = state_frame({"version": 3, "seat": 0, "game": "g", "seats": ["human"],
+    ...     "options": {}, "level": "usual", "seated": [True], "ready": [], "shared": False,
+    ...     "expires_at": None, "stand_in": [], "vacant": [], "given": [0], "left": [],
+    ...     "view": {"deal": {}}})
+    >>> frame.startswith('{"type":"state","version":3,')
+    True
+    """
+    return orjson.dumps({"type": "state", **view}, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class ChatLineOut(Out):

@@ -1,5 +1,5 @@
 """The table socket's voice: the :class:`~veillee.web.live_socket.Side` that serves a seat's
-page the table's voice room and relays its connection set-up (:mod:`veillee.tables.voice`;
+page the table's voice room and relays its connection set-up (:mod:`veillee.live.voice`;
 messages: :mod:`veillee.web.voice_protocol`).
 
 Only a seat of a shared table (people only) has voice; any other socket's voice messages are
@@ -18,10 +18,11 @@ import time
 from typing import Any
 
 from veillee.config import Settings
-from veillee.tables import Refusal
+from veillee.live import Refusal
+from veillee.live.voice import VoiceRefusal, VoiceRooms, VoiceState
 from veillee.tables.table import MAKER
-from veillee.tables.voice import VoiceRooms, VoiceState
 from veillee.web.guards import RateLimit
+from veillee.web.live_protocol import TransportCode
 from veillee.web.live_socket import CLOSED, Session
 from veillee.web.voice_protocol import (
     VoiceJoin,
@@ -139,10 +140,10 @@ class VoiceSide:
         session = self.session
         client_id = message.client_id
         if not self.available:
-            await session.error("voice_unavailable", client_id)
+            await session.error(VoiceRefusal.VOICE_UNAVAILABLE, client_id)
             return
         if not self.rate.allow():
-            await session.error("rate_limited", client_id)
+            await session.error(TransportCode.RATE_LIMITED, client_id)
             return
         try:
             await self._answer(message)
@@ -155,13 +156,16 @@ class VoiceSide:
             await rooms.signal(table_id, self, message.to, message.to_join, message.payload())
         elif isinstance(message, VoiceSwitch):
             if self.seat != MAKER:
-                raise Refusal("voice_not_maker")
+                raise Refusal(VoiceRefusal.VOICE_NOT_MAKER)
             await rooms.switch(table_id, message.on)
         elif isinstance(message, VoiceJoin):
             join = await rooms.join(table_id, self, message.muted)
             name = f"{table_id}-{self.seat}"
             servers = ice_servers(self.session.settings, name)
-            await self.session.send(VoiceJoinedOut(join=join, ice_servers=servers))
+            timeout = self.session.settings.voice_connect_timeout_s
+            await self.session.send(
+                VoiceJoinedOut(join=join, ice_servers=servers, connect_timeout_s=timeout)
+            )
         elif isinstance(message, VoiceMute):
             await rooms.mute(table_id, self, message.muted)
         elif isinstance(message, VoiceLeave):

@@ -138,12 +138,15 @@ class VoiceOut(Out):
 
 
 class VoiceJoinedOut(Out):
-    """The answer to :class:`VoiceJoin`: this join's id and the ICE servers to use (TURN ones
-    with credentials made for this seat, valid ``Settings.turn_ttl_s``)."""
+    """The answer to :class:`VoiceJoin`: this join's id, the ICE servers to use (TURN ones
+    with credentials made for this seat, valid ``Settings.turn_ttl_s``) and how long a
+    connection may take to connect before the page gives it up
+    (``Settings.voice_connect_timeout_s``)."""
 
     type: Literal["voice_joined"] = "voice_joined"
     join: str
     ice_servers: list[dict[str, Any]]
+    connect_timeout_s: float
 
 
 class VoiceSignalOut(Out):

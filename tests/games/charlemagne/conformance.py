@@ -72,4 +72,4 @@ def places(state: State) -> list[str]:
 def won_in_one_deal(match: Any) -> bool:
     """Whether ``match``, over after its first hand, may be: when that hand alone scored the
     target (rules §11: a made Gros Charlemagne scores 32)."""
-    return bool(match.results) and match.results[0]["points"] >= match.target
+    return bool(match.results) and match.results[0]["points"] >= match.options["target"]

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.games.test_contract import random_deal
-from veillee.games.charlemagne import POINTS, bot, match, rules
+from veillee.games.charlemagne import POINTS, bot, rules
+from veillee.games.charlemagne.match import MATCH as match
 from veillee.games.charlemagne.rules import Action
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -42,7 +43,7 @@ def test_match_runs_to_32_with_the_deal_passing_left(seed: int) -> None:
     while not match.is_over(m):
         if match.deal_over(m):
             m = match.next_deal(m, rng)
-            assert m.dealer == (first + m.hand - 1) % 4
+            assert m.dealer == (first + m.number - 1) % 4
         seat = match.to_act(m)
         assert seat is not None
         obs = match.observation(m, seat)["deal"]

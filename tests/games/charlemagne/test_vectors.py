@@ -9,7 +9,8 @@ import pytest
 
 from veillee.cards import PIQUET_JOKERS_34
 from veillee.games import IllegalAction
-from veillee.games.charlemagne import match, rules, views
+from veillee.games.charlemagne import rules, views
+from veillee.games.charlemagne.match import MATCH as match
 from veillee.games.charlemagne.rules import Action, effective_suit, strength
 
 from .decks import cards_of, deck_for, play, position
@@ -537,7 +538,7 @@ def test_match_deal_passes_left_and_refuses_early_next_deal() -> None:
         m = match.apply(m, match.legal_actions(m)[-1])
     assert match.why_illegal(m, N, Action.pass_()) == "deal_over"
     m = match.next_deal_from(m, list(PIQUET_JOKERS_34))
-    assert (m.dealer, m.hand, m.deal.to_act) == (N, 2, E)
+    assert (m.dealer, m.number, m.deal.to_act) == (N, 2, E)
 
 
 def test_k23_gros_mulot_bidder_winning_trick_1_is_never_spread() -> None:

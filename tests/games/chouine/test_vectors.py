@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from veillee.games import IllegalAction
-from veillee.games.chouine import match, rules
+from veillee.games.chouine import rules
+from veillee.games.chouine.match import MATCH as match
 from veillee.games.chouine.positions import position
 from veillee.games.chouine.rules import Action, State, apply, legal_actions, why_illegal
 from veillee.games.chouine.views import view
@@ -322,10 +324,10 @@ def test_c17_tie_voids_the_partie_and_same_dealer_deals_again() -> None:
     assert out is not None
     assert out["totals"] == [65, 65] and out["winner"] is None
     m = match.start_match(s, {"best_of": 3})
-    assert m.wins == (0, 0) and match.deal_over(m) and not match.is_over(m)
+    assert m.scores == (0, 0) and match.deal_over(m) and not match.is_over(m)
     assert match.next_dealer(m) == s.dealer
     m2 = match.next_deal(m, random.Random(1))
-    assert m2.dealer == s.dealer and m2.partie == 2 and m2.wins == (0, 0)
+    assert m2.dealer == s.dealer and m2.number == 2 and m2.scores == (0, 0)
 
 
 def prompt_position(b_holds_seven: bool) -> State:
@@ -449,7 +451,7 @@ def test_c21_chouine_on_first_lead_wins_the_partie() -> None:
     assert out is not None and out["winner"] == A and out["chouine"] == A
     assert out["totals"] is None
     assert view(m.deal, B)["outcome"]["chouine_cards"] == ["AC", "TC", "KC", "QC", "JC"]
-    assert m.wins == (1, 0)
+    assert m.scores == (1, 0)
     assert match.next_deal(m, random.Random(2)).dealer == A
 
 
@@ -500,11 +502,11 @@ def test_c23_match_flow_best_of_three() -> None:
     for result in (None, B, A):
         m = match.next_deal(m, random.Random(0))
         dealers.append(m.dealer)
-        m = match._settle(m._replace(deal=decided(result, m.dealer)))
+        m = match._settle(replace(m, deal=decided(result, m.dealer)))
     assert dealers == [B, A, A, B]
-    assert [r.winner for r in m.results] == [A, None, B, A]
-    assert m.wins == (2, 1) and match.is_over(m) and match.winner(m) == A
-    assert m.partie == 4
+    assert [r["winner"] for r in m.results] == [A, None, B, A]
+    assert m.scores == (2, 1) and match.is_over(m) and match.winner(m) == A
+    assert m.number == 4
     with pytest.raises(IllegalAction) as e:
         match.next_deal(m, random.Random(0))
     assert e.value.reason == "match_over"

@@ -35,6 +35,7 @@ INFO = GameInfo(
     seat_names=("N", "E", "S", "W"),
     options={"target": Option(values=(32,), default=32)},
     partners=tuple(partner(seat) for seat in range(4)),
+    levels=("usual", "strong"),
 )
 """Four seats N, E, S, W clockwise, partners opposite; first team to 32 (rules §2)."""
 

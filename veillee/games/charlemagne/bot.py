@@ -12,12 +12,17 @@ counting jokers, jacks and aces, and plays the cheapest winning card unless its 
 
 Both read only the dict of ``views.observation(state, seat)`` (rules §12) and the list of legal
 actions; neither can reach the state.
+
+Why one module of this length: the usual level's advice for every phase (bid, discard,
+trump, play) and the greedy baseline, whose helpers the strong level's playouts reuse
+(:mod:`.search`), so that each heuristic exists once.
 """
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from veillee.cards import PIQUET_JOKERS_34, SUITS, is_joker, rank, same_colour, suit
@@ -91,14 +96,24 @@ def _seats_after(obs: Observation, trick_len: int) -> int:
 # --- hand evaluation ---------------------------------------------------------------------------
 
 
-def _trump_estimate(hand: Sequence[str], t: str) -> float:
+_TRUMP_ORDER: dict[str, tuple[str, ...]] = {
+    t: tuple(
+        sorted(
+            (c for c in PIQUET_JOKERS_34 if effective_suit(c, t) == t),
+            key=lambda c: -strength(c, t),
+        )
+    )
+    for t in SUITS
+}
+"""The eleven trumps of each trump suit, strongest first (§6.1)."""
+
+
+def _trump_estimate(hand: Collection[str], t: str) -> float:
     """Tricks this hand should take alone with ``t`` as trump (a rough count)."""
-    trumps = sorted((c for c in hand if effective_suit(c, t) == t), key=lambda c: -strength(c, t))
+    trumps = [c for c in hand if effective_suit(c, t) == t]
     est = 0.0
     # a held trump is worth more the fewer stronger trumps are missing above it
-    order = sorted(
-        (c for c in PIQUET_JOKERS_34 if effective_suit(c, t) == t), key=lambda c: -strength(c, t)
-    )
+    order = _TRUMP_ORDER[t]
     held = set(trumps)
     missing_above = 0
     for c in order:
@@ -131,8 +146,16 @@ def _trump_estimate(hand: Sequence[str], t: str) -> float:
 
 
 def _best_trump(hand: Sequence[str]) -> tuple[str, float]:
-    best = max(SUITS, key=lambda t: (_trump_estimate(hand, t), -SUITS.index(t)))
-    return best, _trump_estimate(hand, best)
+    return _best_trump_of(frozenset(hand))
+
+
+@functools.lru_cache(maxsize=4096)
+def _best_trump_of(hand: frozenset[str]) -> tuple[str, float]:
+    """:func:`_best_trump` of a set of cards, kept: the strong level's playouts ask it of the
+    same hands again and again."""
+    estimates = {t: _trump_estimate(hand, t) for t in SUITS}
+    best = max(SUITS, key=lambda t: (estimates[t], -SUITS.index(t)))
+    return best, estimates[best]
 
 
 def _has_top_five(hand: Sequence[str]) -> bool:
@@ -348,19 +371,36 @@ def _play_mulot(obs: Observation, cards: list[str]) -> str:
     return min(cards, key=lambda c: _cost(c, None))
 
 
+LEVELS: tuple[str, ...] = ("usual", "strong")
+"""The computer's levels, the usual one first (issue 24; docs/charlemagne-views.md)."""
+
+
 def choose(
     observation: Observation,
     legal_actions: Sequence[Action],
     rng: random.Random | None = None,
+    *,
+    level: str = "usual",
+    budget: int | None = None,
 ) -> Action:
     """The computer player's action, one of ``legal_actions``.
 
-    ``observation`` is ``views.observation(state, seat)`` (or the ``"deal"`` part of the match
-    observation); the player is deterministic, ``rng`` is accepted for the contract. Raises
-    ValueError if ``legal_actions`` is empty.
+    ``observation`` is ``views.observation(state, seat)`` (or the match observation
+    ``{"match": …, "deal": …}``). ``level`` is one of :data:`LEVELS`: ``"usual"`` plays the
+    product page's advice and is deterministic (``rng`` is accepted for the contract);
+    ``"strong"`` searches sampled deals (:func:`veillee.games.charlemagne.search.choose`), its
+    size ``budget`` sampled deals a decision (None: ``search.STRONG_BUDGET``), its samples drawn
+    from ``rng`` only, so the same ``rng`` state gives the same choice. Raises ValueError if
+    ``legal_actions`` is empty or ``level`` is not one of :data:`LEVELS`.
     """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
     if not legal_actions:
         raise ValueError("no legal action")
+    if level == "strong":
+        from . import search  # the search plays out with this module's usual level
+
+        return search.choose(observation, legal_actions, rng, budget=budget)
     obs = observation.get("deal", observation)  # the match observation wraps the hand
     phase = obs["phase"]
     hand: list[str] = obs["hand"]

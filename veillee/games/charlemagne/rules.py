@@ -13,6 +13,9 @@ before them (§13.1).
 (1, 'auction')
 >>> [str(a) for a in legal_actions(s)][:3]
 ['pass', '5', '6']
+
+Why one module of this length: the whole engine of the rules file, section by section
+(shared/rules/charlemagne.md); its functions call each other throughout.
 """
 
 from __future__ import annotations
@@ -88,8 +91,11 @@ REASONS: dict[str, str] = {
     "must_follow_suit": "a card of the suit led must be played",
     "must_play_other_joker": "a joker was led: the other joker must be played",
     "must_play_joker": "void in the suit led: a joker must be played",
+    "match_over": "the match is over",
+    "deal_not_over": "the hand is still being played",
 }
-"""Every reason code this engine gives, with a gloss; the web layer translates the codes."""
+"""Every reason code this engine and its match give (``veillee.games.contract.MatchReason``),
+with a gloss; the web layer translates the codes."""
 
 _CARD_INDEX: dict[str, int] = {c: i for i, c in enumerate(PIQUET_JOKERS_34)}
 _PLAIN_ORDER: dict[str, int] = {"A": 7, "K": 6, "Q": 5, "J": 4, "T": 3, "9": 2, "8": 1, "7": 0}
@@ -127,6 +133,14 @@ def effective_suit(card: str, trump: str | None) -> str:
     >>> effective_suit("LJ", None)
     'JOKER'
     """
+    known = _SUIT_OF.get(trump)
+    if known is not None and card in known:
+        return known[card]
+    return _rule_suit(card, trump)
+
+
+def _rule_suit(card: str, trump: str | None) -> str:
+    """:func:`effective_suit` worked out from the card's rank and suit (§6)."""
     if is_joker(card):
         return trump if trump is not None else JOKER_SUIT
     if trump is not None and rank(card) == "J" and suit(card) in (trump, same_colour(trump)):
@@ -143,6 +157,14 @@ def strength(card: str, trump: str | None) -> int:
     >>> [c for c in sorted(["AH", "JD", "LJ", "JH", "BJ"], key=lambda c: -strength(c, "H"))]
     ['BJ', 'LJ', 'JH', 'JD', 'AH']
     """
+    known = _STRENGTH_OF.get(trump)
+    if known is not None and card in known:
+        return known[card]
+    return _rule_strength(card, trump)
+
+
+def _rule_strength(card: str, trump: str | None) -> int:
+    """:func:`strength` worked out from the card's rank and suit (§6)."""
     if card == "BJ":
         return 20
     if card == "LJ":
@@ -156,11 +178,12 @@ def strength(card: str, trump: str | None) -> int:
 
 
 _SUIT_OF: dict[str | None, dict[str, str]] = {
-    t: {c: effective_suit(c, t) for c in PIQUET_JOKERS_34} for t in (*SUITS, None)
+    t: {c: _rule_suit(c, t) for c in PIQUET_JOKERS_34} for t in (*SUITS, None)
 }
-"""``_SUIT_OF[trump][card]``: :func:`effective_suit` for every card and trump, computed once."""
+"""``_SUIT_OF[trump][card]``: :func:`effective_suit` for every card and trump, computed once
+(the computer players call it for every card they weigh)."""
 _STRENGTH_OF: dict[str | None, dict[str, int]] = {
-    t: {c: strength(c, t) for c in PIQUET_JOKERS_34} for t in (*SUITS, None)
+    t: {c: _rule_strength(c, t) for c in PIQUET_JOKERS_34} for t in (*SUITS, None)
 }
 """``_STRENGTH_OF[trump][card]``: :func:`strength` for every card and trump, computed once."""
 

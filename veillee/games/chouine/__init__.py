@@ -29,6 +29,7 @@ INFO = GameInfo(
     seats=2,
     seat_names=("A", "B"),
     options={"best_of": Option(values=(3, 5), default=5)},
+    levels=("usual", "strong"),
 )
 """Two seats; one manche, best of 3 or best of 5 parties (rules §2)."""
 

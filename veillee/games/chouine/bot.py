@@ -17,8 +17,11 @@ usual advice").
 - In trick 11 the talon holds one face-down card and the turn-up: the solver searches tricks
   11–16 for each card the face-down one can be, and the bot plays the best on average.
 
-Every decision is deterministic: ``rng`` is accepted for the computer-player contract
-(docs/game-contract.md) and not needed.
+That is the ``"usual"`` level, and every one of its decisions is deterministic: ``rng`` is
+accepted for the computer-player contract (docs/game-contract.md) and not needed. The
+``"strong"`` level (issue 24) plays the same except for the card plays of tricks 1–10, which it
+searches over worlds sampled with ``rng`` (:mod:`veillee.games.chouine.search`); the same
+``rng`` gives it the same choice.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from veillee.games.chouine import rules, solver
+from veillee.games.chouine import rules, search, solver
 
 SWAP_UNDER = frozenset("ATKQJ")
 """Turn-up ranks under which the seven of trumps is swapped at once (product page)."""
@@ -89,22 +92,82 @@ def _deal_part(observation: Mapping[str, Any]) -> Mapping[str, Any]:
     return deal if isinstance(deal, Mapping) else observation
 
 
+LEVELS: tuple[str, ...] = ("usual", "strong")
+"""The computer's levels, the usual one first: ``"usual"`` plays the advice above,
+``"strong"`` searches the talon phase (:mod:`veillee.games.chouine.search`, issue 24)."""
+
+STRONG_BUDGET = search.STRONG_BUDGET
+"""The strong level's default search size: sampled worlds per talon-phase card play."""
+
+
 def choose(
-    observation: Mapping[str, Any], legal_actions: Sequence[A], rng: random.Random | None = None
+    observation: Mapping[str, Any],
+    legal_actions: Sequence[A],
+    rng: random.Random | None = None,
+    *,
+    level: str = "usual",
+    budget: int | None = None,
 ) -> A:
     """The computer's action among ``legal_actions`` (engine ``Action`` values, text notation of
-    docs/notation.md) given ``observation`` (docs/chouine-views.md) of the seat to act.
+    docs/notation.md) given ``observation`` (docs/chouine-views.md, the match observation
+    ``{"match":…, "deal":…}`` or the partie's alone) of the seat to act.
 
-    Implements the product page's promises (module docstring). Raises ValueError when there is no
-    legal action. Deterministic: ``rng`` is not used.
+    ``level`` is one of :data:`LEVELS`. ``"usual"`` implements the product page's promises
+    (module docstring) and does not use ``rng``. ``"strong"`` plays the same except for the
+    card plays of tricks 1–10 (the talon phase, rules §4.2): there it plays each card it may in
+    ``budget`` worlds sampled with ``rng`` (default :data:`STRONG_BUDGET`; ``None`` for ``rng``
+    is ``random.Random(0)``) and keeps the usual card unless another is clearly better
+    (:func:`veillee.games.chouine.search.best_candidate`). The same ``rng`` state gives the same
+    choice. Raises ValueError when there is no legal action, for an unknown level or a budget
+    below 1.
     """
-    del rng
+    if level not in LEVELS:
+        raise ValueError(f"unknown level: {level!r}")
+    if budget is not None and budget < 1:
+        raise ValueError("the budget is at least one world")
     if not legal_actions:
         raise ValueError("no legal action")
     obs = _deal_part(observation)
     by_text = {str(a): a for a in legal_actions}
     text = decide(obs, list(by_text))
+    if level == "strong":
+        text = _strong_play(observation, obs, by_text, text, budget, rng)
     return by_text[text]
+
+
+def _strong_play(
+    observation: Mapping[str, Any],
+    obs: Mapping[str, Any],
+    by_text: Mapping[str, A],
+    usual: str,
+    budget: int | None,
+    rng: random.Random | None,
+) -> str:
+    """The strong level's action text: ``usual`` outside the talon phase's card plays, else the
+    search's choice among each playable card with its best declaration."""
+    if obs["talon_count"] < 2 or obs.get("prompt") is not None or usual in ("swap", "continue"):
+        return usual
+    plays = _plays(obs, list(by_text))
+    if any(p.kind == "chouine" for p in plays):
+        return usual
+    texts = [_text(p) for p in _best_per_card(plays).values()]
+    if usual not in texts:
+        texts.append(usual)
+    if len(texts) < 2:
+        return usual
+    candidates = [rules.Action.parse(t) for t in texts]
+    try:
+        chosen = search.best_candidate(
+            observation,
+            candidates,
+            candidates[texts.index(usual)],
+            STRONG_BUDGET if budget is None else budget,
+            rng if rng is not None else random.Random(0),
+        )
+    except ValueError:
+        # Only an observation breaking its contract gets here; the usual move stays legal.
+        return usual
+    return str(chosen)
 
 
 def decide(obs: Mapping[str, Any], legal: Sequence[str], *, last_draw_search: bool = True) -> str:

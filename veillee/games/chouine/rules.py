@@ -18,6 +18,9 @@ Everything outside the engine sees card codes (``"JH"``) through :func:`code` /
 (0, ['7S', '9S', 'QS', 'TS', '7H'], 'H')
 >>> [str(a) for a in legal_actions(s)][:3]
 ['TS', 'QS', '9S']
+
+Why one module of this length: the whole engine of the rules file, section by section
+(shared/rules/chouine.md), with its fast integer form that the solver and the search use.
 """
 
 from __future__ import annotations

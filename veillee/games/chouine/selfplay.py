@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from veillee.cards import PIQUET_32, shuffled
-from veillee.games.chouine import bot, match, rules, solver
+from veillee.games.chouine import bot, rules, solver
 from veillee.games.chouine import views as chouine_views
+from veillee.games.chouine.match import MATCH as match
 from veillee.games.chouine.rules import Action, State
+from veillee.games.match import Match
 
 Player = Callable[[Mapping[str, Any], Sequence[Action], random.Random], Action]
 """A computer player: ``choose(observation, legal_actions, rng) -> Action``."""
@@ -130,7 +132,7 @@ def play_match(
     first_dealer: int,
     players: Sequence[Player],
     rng: random.Random,
-) -> tuple[match.Match, int]:
+) -> tuple[Match, int]:
     """A best-of-5 match through the match contract, whose ``i``-th partie (0-based, ties
     included) is dealt from ``decks(i)``; returns the finished match and the parties played."""
     m = match.start_match(rules.deal(decks(0), dealer=first_dealer), {"best_of": 5})

@@ -31,6 +31,9 @@ a play already rated is stopped early and rated by an upper bound, itself below 
 >>> s = solve(e)
 >>> s.card, s.value          # the seven first: the ten must then fall to the ace
 ('7S', 31)
+
+Why one module of this length: one exact search (its move order, bounds and tables) that
+split would only hand its private state between modules.
 """
 
 from __future__ import annotations
@@ -564,6 +567,29 @@ def solve(endgame: Endgame, *, exact: bool = False) -> Solution:
         {code(c): v for c, v in values.items()},
         search.nodes,
     )
+
+
+class Trick12:
+    """Exact values of positions at the start of trick 12 (both hands known, five cards each),
+    all of one trump suit, for a caller that asks about many: the search's tables are kept from
+    one question to the next, so positions that share their endings are searched once (the
+    strong computer's sampled worlds, :mod:`veillee.games.chouine.search`)."""
+
+    def __init__(self, trump: int) -> None:
+        self._search = _Search(trump)
+
+    def value(
+        self, leader: int, follower: int, leader_declared: int, follower_declared: int,
+        alpha: int = -CHOUINE - 1, beta: int = CHOUINE + 1,
+    ) -> int:  # fmt: skip
+        """The leader's future point difference (its points still to come, the dix de der
+        included, minus the follower's; ``±CHOUINE`` when a chouine ends the partie, rules §9)
+        with hands ``leader``/``follower`` (masks) and declarations masks (bit ``s`` per suit
+        declared, :data:`QUINTE_BIT`); exact inside ``(alpha, beta)``, else a bound on the side
+        it falls (fail-soft)."""
+        return self._search.lead_trick_12(
+            leader, follower, leader_declared, follower_declared, alpha, beta
+        )
 
 
 def settled_margin(obs: Mapping[str, Any], me: int) -> int:

@@ -6,13 +6,14 @@
 // the count come with it: the page holds no rules). The token lives in this page only: closing
 // it closes the socket, and the server drops the table.
 import { cardImage, cardName } from "../table/cards.js";
+import { declarationLabel } from "../table/chouine/words.js";
 import { LiveConnection } from "../live/connection.js";
 import { loadCatalog } from "../live/i18n.js";
+import { $, el } from "../live/dom.js";
 
 const section = document.getElementById("watch-section");
 const game = section.dataset.game;
 const lang = document.body.dataset.lang;
-const $ = (id) => document.getElementById(id);
 const controls = { play: $("watch-play"), pause: $("watch-pause"), step: $("watch-step"), faster: $("watch-faster") };
 const caption = $("watch-caption");
 const board = $("watch-board");
@@ -38,13 +39,6 @@ function lower(text) {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 // ---- words ----------------------------------------------------------------------------------
 
 function seatName(seat) {
@@ -68,8 +62,7 @@ function playCaption(plays, index, brisques = true) {
 }
 
 function declarationWords(decl) {
-  const suit = decl.suit ? t(`card.suit.${decl.suit}`) : "";
-  return lower(t(`chouine.decl.${decl.kind}`, { suit, points: decl.points }));
+  return lower(declarationLabel(decl, t));
 }
 
 // What happened between two Chouine views (the partie's), in words.

@@ -6,6 +6,12 @@
 //
 // Trouble is noticed three ways: the socket closes; the browser says it went offline (a socket
 // may stay "open" on a dead network for minutes); or the heartbeat goes unanswered.
+//
+// A hidden page (a background tab: the Page Visibility API's document.hidden) says so in a ping
+// the moment it is hidden (and after its hello when it opens hidden), and again when it is
+// shown: the browser throttles a hidden page's timers, so its heartbeat comes late, and the
+// server allows it a longer silence than a shown page's (docs/protocol.md §2) rather than close
+// its socket and show its seat away and back.
 const HEARTBEAT_MS = 10000;
 const RETRY_MS = 1000; // before sending again a change dropped as rate_limited or busy
 const TRANSIENT = new Set(["rate_limited", "busy"]);
@@ -58,6 +64,9 @@ export class LiveConnection {
     this.retryTimer = null;
     this.heartbeat = null;
     this.heard = true;
+    document.addEventListener("visibilitychange", () => {
+      if (this.socket && this.socket.readyState === WebSocket.OPEN) this.ping(this.socket);
+    });
     window.addEventListener("offline", () => this.lose());
     window.addEventListener("online", () => {
       if (this.closed || this.socket) return;
@@ -77,6 +86,7 @@ export class LiveConnection {
     this.socket = socket;
     socket.addEventListener("open", () => {
       socket.send(JSON.stringify({ type: "hello", token: this.token, version: this.version, lang: this.lang }));
+      if (document.hidden) this.ping(socket);
       this.startHeartbeat(socket);
     });
     socket.addEventListener("message", (event) => {
@@ -146,8 +156,13 @@ export class LiveConnection {
         return;
       }
       this.heard = false;
-      socket.send(JSON.stringify({ type: "ping" }));
+      this.ping(socket);
     }, HEARTBEAT_MS);
+  }
+
+  /** Ping on `socket`, saying whether the page is hidden (see the top of this file). */
+  ping(socket) {
+    socket.send(JSON.stringify({ type: "ping", hidden: document.hidden }));
   }
 
   stopHeartbeat() {

@@ -1,6 +1,14 @@
 // Hands entered on this phone and not yet acknowledged by the server, per sheet. Each has a
-// client id, so sending one again after a lost acknowledgement never stores it twice.
+// client id, so sending one again after a lost acknowledgement never stores it twice. Every
+// tab of the phone shares the outbox (localStorage); `isOutbox` tells a tab that another one
+// changed it (a "storage" event).
 const key = (sheetId) => `veillee.scores.outbox.${sheetId}`;
+
+/** Whether the localStorage key `storageKey` is the outbox of sheet `sheetId` (null: all of
+ * localStorage was cleared). */
+export function isOutbox(storageKey, sheetId) {
+  return storageKey === null || storageKey === key(sheetId);
+}
 
 /**
  * The entries of a sheet kept on this phone, oldest first: [{client_id, side, outcome, points,

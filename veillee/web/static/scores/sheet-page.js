@@ -1,7 +1,7 @@
 // The sheet page: rows, totals, the outcome pad, corrections, End match, sharing, offline entry.
 import { LiveConnection, newClientId } from "../live/connection.js";
 import { findSheet, remember } from "./mine.js";
-import { drop, push, refuse, refusedEntries, waiting as queued } from "./outbox.js";
+import { drop, isOutbox, push, refuse, refusedEntries, waiting as queued } from "./outbox.js";
 import { renderPad } from "./pad.js";
 import { outcomeLabel, reason, seatName, t } from "./labels.js";
 import { registerServiceWorker } from "./sw-register.js";
@@ -271,8 +271,12 @@ function keep(next) {
 // An entry goes into the phone's outbox first, then to the connection, which sends its changes
 // one at a time, in order (each waits for its ack or refusal, so a long offline list never trips
 // the server's rate limit) and sends again one the server dropped as busy.
-function addMessage(entry) {
-  return { type: "add", client_id: entry.client_id, side: entry.side, outcome: entry.outcome };
+const handed = new Set(); // client ids of the entries given to this page's connection
+
+function hand(entry) {
+  if (handed.has(entry.client_id)) return;
+  handed.add(entry.client_id);
+  link.send({ type: "add", client_id: entry.client_id, side: entry.side, outcome: entry.outcome });
 }
 
 function enter(side, outcome, points) {
@@ -280,8 +284,18 @@ function enter(side, outcome, points) {
   const entry = { client_id: newClientId(), side, outcome, points };
   push(sheetId, entry);
   render();
-  link.send(addMessage(entry));
+  hand(entry);
 }
+
+// Another tab of this phone kept, stored or refused an entry of this sheet: show the outbox as
+// it now is (an entry that tab has stored is no longer pending here), and send the entries it
+// kept as well, in case it never can (closed before the network came back). The server stores
+// an entry once, whichever tab's copy comes first; the other is acknowledged as a repeat.
+window.addEventListener("storage", (event) => {
+  if (!token || !isOutbox(event.key, sheetId)) return;
+  for (const entry of queued(sheetId)) hand(entry);
+  render();
+});
 
 // Corrections, undo, race to ten and End match need the network.
 function change(message) {
@@ -408,7 +422,9 @@ const link = new LiveConnection({
     // a refused entry stays on the sheet as refused, with its reason, until dismissed (a
     // correction's client id is in no outbox, so this marks nothing)
     if (msg.client_id) refuse(sheetId, msg.client_id, msg.code);
-    if (!view && !msg.client_id && (msg.code === "sheet_gone" || msg.code === "bad_token")) {
+    // A sheet that is gone (expired and swept) is gone for this phone too, even one that still
+    // shows its last view; a refused link shows nothing of a sheet it never opened.
+    if (!msg.client_id && (msg.code === "sheet_gone" || (msg.code === "bad_token" && !view))) {
       showMissing(reason(msg.code));
       return;
     }
@@ -467,6 +483,6 @@ if (!token) {
   showMissing(t("scores.no_token"));
 } else {
   render();
-  for (const entry of queued(sheetId)) link.send(addMessage(entry));
+  for (const entry of queued(sheetId)) hand(entry);
   link.open();
 }

@@ -7,6 +7,7 @@
 //
 // The drawer lies over the table and the button's badge is drawn over its corner: opening,
 // closing and counting move nothing on the table (shared/UI.md, nothing moves under the finger).
+import { el } from "../live/dom.js";
 
 const DESKTOP = "(min-width: 1000px)";
 
@@ -17,13 +18,6 @@ const DESKTOP = "(min-width: 1000px)";
 function limits() {
   const table = document.getElementById("table").dataset;
   return { maxChars: Number(table.chatMaxChars), kept: Number(table.chatKept) };
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 /** A speech bubble drawn in SVG (an emoji may have no glyph on the phone). */
@@ -50,22 +44,6 @@ export function hasChat(state) {
 export function typingField() {
   const active = document.activeElement;
   return active?.matches?.("input, textarea") ? active : null;
-}
-
-/** Open a table's end screen (a Chouine partie's count, a Charlemagne hand's end) for `state`:
- * where the table has a chat it is not modal, so that while it waits for everyone to be ready
- * the chat and the top bar stay in reach (the one we wait for is the one to ask); alone against
- * the computer it is modal. */
-export function openEndScreen(dialog, state) {
-  if (dialog.open) return;
-  if (!hasChat(state)) {
-    dialog.showModal();
-    return;
-  }
-  // Opening moves the focus to the screen's first button: a line being typed keeps it.
-  const typing = typingField();
-  dialog.show();
-  typing?.focus({ preventScroll: true });
 }
 
 export class Chat {

@@ -1,7 +1,8 @@
 // The resume list (home page and game pages): every shared table this browser holds a seat at,
 // built from the seat tokens in localStorage and one request that answers only for them
-// (docs/protocol.md §1b). Each entry says the game, the score, whose turn it is and the time
-// left, and one tap returns to the seat. A table that has gone drops off with a short note, and
+// (docs/protocol.md §1b). Each entry says the game, the score, whose turn it is (or that the
+// friend left the table), the seats the computer stands in for, and the time left, and one tap
+// returns to the seat. A table that has gone drops off with a short note, and
 // its token is forgotten.
 import { loadCatalog } from "../live/i18n.js";
 import { forgetSeat, sharedSeats } from "./seats.js";
@@ -50,6 +51,19 @@ function turnText(summary, t) {
   return situation === "their_turn" ? theirTurn(summary, t, key) : t(key);
 }
 
+/** Who has gone from the table, or null: the seats the computer plays for ("The computer plays
+ * for West"), or at a table of two the friend who left it for good. */
+function goneText(summary, t) {
+  const others = (list) => (list ?? []).filter((seat) => seat !== summary.seat);
+  if (summary.seats.length === 2) {
+    return others(summary.left).length ? t("leaving.resume.left", { name: t("friend.name") }) : null;
+  }
+  const standIns = others(summary.stand_in);
+  if (!standIns.length) return null;
+  const names = standIns.map((seat) => t(`${summary.game}.seat.${summary.seat_names[seat]}`)).join(", ");
+  return t("leaving.resume.stand_in", { names });
+}
+
 function timeLeft(expiresAt, t) {
   const seconds = Math.max(0, (Date.parse(expiresAt) - Date.now()) / 1000);
   if (seconds >= 3600) return t("friend.resume.hours", { n: Math.floor(seconds / 3600) });
@@ -68,7 +82,14 @@ function entry(summary, t) {
   // The score as the game counts it for this seat's side, in the game's own words.
   const [mine, theirs] = summary.score;
   link.append(span("resume-score", t(`friend.resume.score.${summary.game}`, { mine, theirs })));
-  link.append(span("resume-turn", turnText(summary, t)));
+  const gone = goneText(summary, t);
+  // A table a friend left for good has no turn to say: only that they left.
+  if (!gone || summary.seats.length > 2) link.append(span("resume-turn", turnText(summary, t)));
+  if (gone) {
+    const mark = span("resume-stand-in", gone);
+    mark.dataset.testid = "resume-gone";
+    link.append(mark);
+  }
   if (summary.expires_at) link.append(span("resume-time", timeLeft(summary.expires_at, t)));
   li.append(link);
   return li;

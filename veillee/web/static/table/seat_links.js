@@ -3,13 +3,7 @@
 // while the seat is open, its own link with Copy (and the phone's share sheet where the browser
 // has one), and for the table's maker a button that lets the computer play it. The rows are
 // built again only when what they say changes, so a button does not move under the finger.
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "../live/dom.js";
 
 /** Copy `text` to the clipboard; without one (a page served over plain http) select `input`
  * and copy by hand. */

@@ -5,8 +5,10 @@
 // only carries who is in voice and the connection set-up. The microphone is asked for when the
 // player presses Join voice, never before.
 //
-// Of two seats in voice the lower one makes the offer. A seat's `join` id changes each time it
-// joins (after a reconnect too): the others then set up a new connection with it. Each member's
+// Of two seats in voice the lower one makes the offer, and tries a new connection (twice) when
+// one fails or has not connected within the server's `connect_timeout_s`; then the page says
+// no connection could be made. A seat's `join` id changes each time it joins (after a
+// reconnect too): the others then set up a new connection with it. Each member's
 // row says in words what its level meter shows (speaking), and its `data-connection` and
 // `data-bytes-in` (from getStats) say how its connection is doing.
 
@@ -65,6 +67,7 @@ class Peer {
     this.level = 0; // the other seat's, as received
     this.ownLevel = 0; // this page's microphone, as sent
     this.closed = false;
+    this.gaveUp = false; // not connected within the server's connect_timeout_s
     this.pc = new RTCPeerConnection({ iceServers: voice.iceServers });
     // The seat that offers adds the audio line; the other sends on the one the offer made.
     this.transceiver = null;
@@ -78,11 +81,22 @@ class Peer {
     this.pc.addEventListener("track", (event) => {
       this.audio.srcObject = event.streams[0] || new MediaStream([event.track]);
     });
-    this.pc.addEventListener("connectionstatechange", () => voice.peerChanged(this));
+    // A connection whose candidates never get through may stay "new" or "connecting" for
+    // ever: not connected within the timeout, it counts as failed (tried again by the seat
+    // that offers).
+    this.giveUpTimer = voice.connectTimeoutMs > 0 ? setTimeout(() => {
+      this.gaveUp = true;
+      voice.peerChanged(this, true);
+    }, voice.connectTimeoutMs) : null;
+    this.pc.addEventListener("connectionstatechange", () => {
+      if (this.pc.connectionState === "connected") clearTimeout(this.giveUpTimer);
+      voice.peerChanged(this);
+    });
   }
 
   get state() {
-    return this.pc.connectionState;
+    const state = this.pc.connectionState;
+    return this.gaveUp && state !== "connected" ? "failed" : state;
   }
 
   sendOn(transceiver) {
@@ -158,6 +172,7 @@ class Peer {
   close() {
     this.closed = true;
     clearTimeout(this.flushTimer);
+    clearTimeout(this.giveUpTimer);
     this.pc.close();
     this.audio.srcObject = null;
     this.audio.remove();
@@ -178,6 +193,7 @@ export class Voice {
     this.joining = false;
     this.joinId = null;
     this.iceServers = [];
+    this.connectTimeoutMs = 0; // from voice_joined
     this.stream = null;
     this.track = null;
     this.muted = false;
@@ -417,6 +433,7 @@ export class Voice {
     this.joining = false;
     this.joinId = message.join;
     this.iceServers = message.ice_servers;
+    this.connectTimeoutMs = message.connect_timeout_s * 1000;
     this.connectPeers();
     for (const signal of this.early.splice(0)) this.heardSignal(signal);
     this.render();

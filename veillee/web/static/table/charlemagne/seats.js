@@ -13,9 +13,10 @@ function chip(text, kind) {
   return span;
 }
 
-/** Fill the seat box of ``seat`` (``node``) from the deal view; ``here`` (shared tables): the
- * seats with a page open, or null before the server has said. */
-export function renderSeat(node, seat, state, words, seats, here = null) {
+/** Fill the seat box of ``seat`` (``node``) from the deal view; ``presence``: who is here
+ * (the page's, ../presence.js), beside each other person's name at a shared table. */
+export function renderSeat(node, seat, state, words, presence) {
+  const seats = state.seats;
   const deal = state.view.deal;
   const me = state.seat;
   const t = words.t;
@@ -46,13 +47,9 @@ export function renderSeat(node, seat, state, words, seats, here = null) {
     who.textContent = t("charlemagne.seat.computer");
     head.append(who);
   }
-  if (where !== "you" && state.shared && seats[seat] === "human" && here !== null) {
-    const there = here.includes(seat);
-    const badge = document.createElement("span");
-    badge.className = "presence";
+  const badge = presence.badge(seat, state);
+  if (badge) {
     badge.dataset.testid = "presence";
-    badge.dataset.here = String(there);
-    badge.textContent = t(there ? "friend.presence.here" : "friend.presence.away");
     head.append(badge);
   }
 

@@ -6,15 +6,9 @@
 // another seat is deciding it says what is happening there. Buttons say what they do.
 import { cardBack, cardImage } from "../cards.js";
 import { discardCount, place } from "./words.js";
+import { el } from "../../live/dom.js";
 
 const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function button(text, testid, onClick, { primary = false, enabled = true, label } = {}) {
   const b = el("button", primary ? "primary" : "", text);
