@@ -42,7 +42,10 @@ async def test_a_stand_in_is_asked_taken_back_given_away_and_left_to(app: FastAP
         async with aconnect_ws(path, c) as ws0, aconnect_ws(path, c) as ws1:
             await hello(ws0, tokens[0])
             await hello(ws1, tokens[1])
-            await receive(ws0, "state")
+            # East is here once North is told so (a hello is answered in its socket's own task:
+            # asked before East's page has entered, the stand-in for East would be granted).
+            while 1 not in (await receive(ws0, "presence"))["here"]:
+                pass
             # West never opened the table: North may let the computer play for West.
             await ws0.send_text(json.dumps({"type": "stand_in", "client_id": "s1", "seat": 3}))
             assert (await receive(ws0, "ack"))["client_id"] == "s1"
