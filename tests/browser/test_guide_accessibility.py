@@ -60,8 +60,8 @@ async def test_the_watched_board_and_its_controls_pass_axe(hooked_server: str, p
     await phone.get_by_role("button", name="Play", exact=True).click()
     await phone.wait_for_function(f"() => ({version})() >= 0")
     await phone.get_by_role("button", name="Pause").click()
+    await expect(phone.locator("#watch-section")).to_have_attribute("data-asking", "false")
     # Step through the auction by hand (the shortest hand is seven moves long).
-    await phone.wait_for_timeout(300)
     for _ in range(4):
         held = await phone.evaluate(version)
         await phone.get_by_role("button", name="Step").click()

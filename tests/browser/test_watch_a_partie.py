@@ -85,7 +85,8 @@ async def test_pause_holds_the_partie_and_step_moves_it_by_one(
     pause = page.get_by_role("button", name="Pause")
     await pause.click()
     await expect(pause).to_have_attribute("aria-pressed", "true")
-    await page.wait_for_timeout(400)  # a step asked for just before the pause lands
+    # A step asked for just before the pause lands.
+    await expect(page.locator("#watch-section")).to_have_attribute("data-asking", "false")
     held = await page.evaluate(VERSION)
     caption = await page.get_by_test_id("watch-caption").text_content()
     await page.wait_for_timeout(800)  # eight times the pace: nothing moves while paused

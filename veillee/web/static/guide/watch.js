@@ -26,7 +26,7 @@ let t = (key) => key;
 let conn = null;
 let current = null; // the last state shown
 let timer = null;
-let asking = false; // a step is on the wire
+let asking = false; // a step is on the wire (shown as the section's data-asking)
 let paused = false;
 let faster = false;
 let over = false;
@@ -231,16 +231,21 @@ function schedule() {
   timer = setTimeout(ask, (delayMs + gathered) / (faster ? FASTER : 1));
 }
 
+function setAsking(on) {
+  asking = on;
+  section.dataset.asking = String(on);
+}
+
 function ask() {
   if (asking || over || !conn || !current) return;
-  asking = true;
+  setAsking(true);
   conn.send({ type: "step", version: current.version });
 }
 
 function show(state) {
   const before = current ? current.view.deal : null;
   current = state;
-  asking = false;
+  setAsking(false);
   section.dataset.version = String(state.version);
   const deal = state.view.deal;
   const words = game === "chouine" ? chouineCaptions(before, deal) : charlemagneCaptions(before, deal);
@@ -271,7 +276,7 @@ function stop() {
 async function start() {
   stop();
   current = null;
-  asking = false;
+  setAsking(false);
   over = false;
   paused = false;
   $("watch-end").hidden = true;
@@ -292,7 +297,7 @@ async function start() {
       snapshot: "state",
       onSnapshot: show,
       onError: (message) => {
-        asking = false;
+        setAsking(false);
         if (message.code === "deal_over") finish();
         else if (message.code !== "version_conflict") schedule();
       },
