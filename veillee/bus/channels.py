@@ -100,6 +100,7 @@ class RedisBus(InProcessBus):
         self._redis: Any = redis.from_url(url, decode_responses=True)
         self._pubsub: Any = self._redis.pubsub(ignore_subscribe_messages=True)
         self._reader: asyncio.Task[None] | None = None
+        self._closing = False
         self._lock = asyncio.Lock()
         self._outbox: list[tuple[str, str]] = []
         self._sender: asyncio.Task[None] | None = None
@@ -137,7 +138,9 @@ class RedisBus(InProcessBus):
                     await self._pubsub.unsubscribe(channel)
 
     async def _read(self) -> None:
-        while True:
+        # (close stops the loop by a flag too: redis-py's read timeout can swallow a
+        # cancellation that lands as it expires, and the loop would read on for ever)
+        while not self._closing:
             try:
                 msg = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
@@ -156,6 +159,7 @@ class RedisBus(InProcessBus):
         if self._sender is not None:
             await asyncio.gather(self._sender, return_exceptions=True)
         if self._reader is not None:
+            self._closing = True
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader

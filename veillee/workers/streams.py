@@ -77,6 +77,7 @@ class StreamDeciders:
         self.reply = f"veillee:answers:{secrets.token_hex(8)}"
         self._waiting: dict[str, asyncio.Future[Answer]] = {}
         self._reader: asyncio.Task[None] | None = None
+        self._closing = False
         self._pushers: PoolDeciders | None = None
 
     async def start(self) -> None:
@@ -113,7 +114,9 @@ class StreamDeciders:
     async def _read(self) -> None:
         last = "0-0"  # the stream is this process's own, made by start
         refreshed = time.monotonic()
-        while True:
+        # (close stops the loop by a flag too: redis-py's read timeout can swallow a
+        # cancellation that lands as it expires, and the loop would read on for ever)
+        while not self._closing:
             try:
                 found = await self._redis.xread({self.reply: last}, block=1000, count=100)
                 for _, entries in found or ():
@@ -138,6 +141,7 @@ class StreamDeciders:
     async def close(self) -> None:
         """Stop reading; the jobs still out are left to be answered to nobody."""
         reader, self._reader = self._reader, None
+        self._closing = True
         pushers, self._pushers = self._pushers, None
         if pushers is not None:
             await pushers.close()
