@@ -75,6 +75,15 @@ class ComputerSeats(TableRecords):
             self._runners[table_id] = asyncio.create_task(self._run(table_id))
 
     async def _run(self, table_id: str) -> None:
+        try:
+            await self._play(table_id)
+        finally:
+            # An ended runner lets its table go (an idle seat's memory), unless a newer one
+            # has taken its place.
+            if self._runners.get(table_id) is asyncio.current_task():
+                del self._runners[table_id]
+
+    async def _play(self, table_id: str) -> None:
         failures = 0
         while True:
             self._dirty.discard(table_id)
