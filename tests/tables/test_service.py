@@ -94,6 +94,25 @@ async def test_computer_answers_the_persons_move(store: Store, tmp_path: Path) -
         await service.close()
 
 
+async def test_a_computer_with_nothing_to_do_keeps_no_runner(store: Store, tmp_path: Path) -> None:
+    # (an idle seat's memory: a table waiting on its person holds no ended task of the computer)
+    service = TableService(store, InProcessBus(), settings(tmp_path))
+    grant = await service.create_computer_table("chouine", {"best_of": 3})
+    try:
+        for n in range(3):
+            assert await computer_done(service, grant.table_id) == 0
+            for _ in range(200):
+                if grant.table_id not in service._runners:
+                    break
+                await asyncio.sleep(0.01)
+            assert grant.table_id not in service._runners
+            view = seat_view(await service.load(grant.table_id), 0)
+            card = view["view"]["deal"]["legal"][0]
+            await service.act(grant.table_id, 0, f"c{n}", card, view["version"])
+    finally:
+        await service.close()
+
+
 async def test_computer_moves_are_paced_by_the_bot_delay(store: Store, tmp_path: Path) -> None:
     service = TableService(store, InProcessBus(), settings(tmp_path, bot_delay_ms=300))
     record, _ = await service.create_table("chouine", (COMPUTER, COMPUTER))
