@@ -158,7 +158,7 @@ class ComputerSeats(TableRecords):
             game.match.observation(m, seat),
             game.match.legal_actions(m),
             table.doc.level,
-            self._rng().getrandbits(63),
+            self._seed(),
             record.id,
             record.version,
             self.settings.search_budgets.get(table.doc.game),

@@ -105,6 +105,13 @@ class TableRecords:
             return fresh_rng()
         return random.Random(self._seeded.getrandbits(128))
 
+    def _seed(self) -> int:
+        """A fresh 63-bit seed (a computer decision's): from the OS, or from the seeded
+        generator as :meth:`_rng` draws (no generator made for it from the OS)."""
+        if self._seeded is None:
+            return secrets.randbits(63)
+        return self._rng().getrandbits(63)
+
     def _record_id(self) -> str | None:
         # None lets the store draw the id from the OS.
         return None if self._seeded is None else f"t{self._seeded.getrandbits(64):016x}"
