@@ -65,10 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     return int(module.main(rest) or 0)
 
 
-YOUNG_OBJECTS = 5000
+YOUNG_OBJECTS = 2000
 """The cycle collector's first threshold for a server (Python's default: 700): most of what a
 change makes is gone before a collection, and far fewer objects live on into the oldest
-generation, whose collections scan everything (issue 28)."""
+generation, whose collections scan everything (issue 28). Measured at 2,000 and 5,000: both
+keep a person's ack p99 at 1,000 tables near 30 ms; 5,000 costs an idle seat ~0.6 KiB more
+(bench/idle_seats.py), the cyclic garbage of opening a socket waiting longer."""
 
 
 def settle_the_collector() -> None:
