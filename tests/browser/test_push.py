@@ -209,8 +209,17 @@ async def test_push_opt_in_subscription_notification_and_click(
         table_page = await ctx.new_page()
         await table_page.goto(base + table_path)
         await expect(table_page.get_by_test_id("hand").locator("button.card")).not_to_have_count(0)
-        await deliver(home, ctx, base, "/chouine/table/", json.dumps(said))
-        await shown_notifications(home, 1)  # the click closed the first: shown again
+        # The click closed the first: a second push shows again. (A push service delivers
+        # again what a worker did not take: a CI run under load once lost this second
+        # delivery, the worker showing nothing for 10 s; so does the test, once.)
+        for attempt in range(2):
+            await deliver(home, ctx, base, "/chouine/table/", json.dumps(said))
+            try:
+                await shown_notifications(home, 1)
+                break
+            except AssertionError:
+                if attempt:
+                    raise
         # With the table open in a tab, the click goes to that tab.
         assert await worker.evaluate(click) == [["focus", base + table_path]]
 
