@@ -59,29 +59,27 @@ async def closed_in_time(close: Any, reader: asyncio.Task[None]) -> None:
     closing.result()
 
 
-async def test_the_answers_reader_stops_when_its_cancellation_is_swallowed() -> None:
-    deciders = StreamDeciders("redis://127.0.0.1:1")
-    fake = FakeRedis()
-    deciders._redis = fake
-    deciders._reader = asyncio.create_task(deciders._read())
+async def read_then_close(owner: StreamDeciders | RedisBus, fake: SwallowingReads) -> None:
+    """Start ``owner``'s reading loop on ``fake`` reads, close it while it reads (every turn
+    of the loop is in a read), and assert it stopped by itself with one cancellation
+    swallowed."""
+    owner._reader = asyncio.create_task(owner._read())
     while fake.reads < 3:
         await asyncio.sleep(0.01)
-    reader = deciders._reader
-    # (the cancellation lands inside a read: every turn of the loop is in one)
-    await closed_in_time(deciders.close(), reader)
+    reader = owner._reader
+    await closed_in_time(owner.close(), reader)
     assert fake.swallowed == 1
     assert reader.done()
+
+
+async def test_the_answers_reader_stops_when_its_cancellation_is_swallowed() -> None:
+    deciders = StreamDeciders("redis://127.0.0.1:1")
+    deciders._redis = fake = FakeRedis()
+    await read_then_close(deciders, fake)
 
 
 async def test_the_bus_reader_stops_when_its_cancellation_is_swallowed() -> None:
     bus = RedisBus("redis://127.0.0.1:1")
-    fake = FakePubSub()
-    bus._pubsub = fake
+    bus._pubsub = fake = FakePubSub()
     bus._redis = FakeRedis()
-    bus._reader = asyncio.create_task(bus._read())
-    while fake.reads < 3:
-        await asyncio.sleep(0.01)
-    reader = bus._reader
-    await closed_in_time(bus.close(), reader)
-    assert fake.swallowed == 1
-    assert reader.done()
+    await read_then_close(bus, fake)
