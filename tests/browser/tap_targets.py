@@ -99,3 +99,16 @@ async def clipped(page: Page, selectors: list[str]) -> list[str]:
 async def bar_lines(page: Page) -> int:
     """Lines the top bar takes (1 when it fits)."""
     return int(await page.evaluate(BAR_LINES))
+
+
+LINKS_CUT = """() => [...document.querySelectorAll("input.share-link")].filter((i) => {
+    // A field laid right to left shows its end when scrolled to its start (scrollLeft 0).
+    const rtl = getComputedStyle(i).direction === "rtl";
+    const after = i.scrollWidth - i.scrollLeft - i.clientWidth;
+    return i.offsetParent !== null && (rtl ? -i.scrollLeft > 1 : after > 1);
+}).map((i) => i.value)"""
+
+
+async def links_cut_before_their_end(page: Page) -> list[str]:
+    """The links of the page's share fields whose end is out of their field's view."""
+    return list(await page.evaluate(LINKS_CUT))

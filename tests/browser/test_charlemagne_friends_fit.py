@@ -7,24 +7,15 @@ with nothing scrolling sideways, the top bar on one line and every tap target at
 from __future__ import annotations
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, expect
 
 from tests.browser.chouine_page import SIZES, new_phone
-from tests.browser.tap_targets import bar_lines, out_of_view, small_targets
-
-
-async def links_cut_before_their_end(page: Page) -> list[str]:
-    """The links of the page's share fields whose end is out of their field's view (a field
-    laid right to left shows its end when scrolled to its start, ``scrollLeft`` 0)."""
-    return list(
-        await page.evaluate(
-            """() => [...document.querySelectorAll("input.share-link")].filter((i) => {
-                const rtl = getComputedStyle(i).direction === "rtl";
-                const after = i.scrollWidth - i.scrollLeft - i.clientWidth;
-                return i.offsetParent !== null && (rtl ? -i.scrollLeft > 1 : after > 1);
-            }).map((i) => i.value)"""
-        )
-    )
+from tests.browser.tap_targets import (
+    bar_lines,
+    links_cut_before_their_end,
+    out_of_view,
+    small_targets,
+)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
