@@ -112,3 +112,31 @@ LINKS_CUT = """() => [...document.querySelectorAll("input.share-link")].filter((
 async def links_cut_before_their_end(page: Page) -> list[str]:
     """The links of the page's share fields whose end is out of their field's view."""
     return list(await page.evaluate(LINKS_CUT))
+
+
+BROKEN_WORDS = """(selectors) => {
+    // Words of the elements of ``selectors`` that a line break cuts in two.
+    const out = [];
+    for (const selector of selectors) {
+        for (const node of document.querySelectorAll(selector)) {
+            if (!node.checkVisibility()) continue;
+            const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+            for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+                for (const m of text.data.matchAll(/\\S+/g)) {
+                    const range = document.createRange();
+                    range.setStart(text, m.index);
+                    range.setEnd(text, m.index + m[0].length);
+                    const rects = [...range.getClientRects()];
+                    const lines = new Set(rects.map((r) => Math.round(r.top)));
+                    if (lines.size > 1) out.push(`${selector}: "${m[0]}"`);
+                }
+            }
+        }
+    }
+    return out;
+}"""
+
+
+async def words_broken(page: Page, selectors: list[str]) -> list[str]:
+    """The words in ``selectors`` that a line break cuts in two (read as two words)."""
+    return list(await page.evaluate(BROKEN_WORDS, selectors))

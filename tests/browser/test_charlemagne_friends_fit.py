@@ -12,9 +12,11 @@ from playwright.async_api import Browser, expect
 from tests.browser.chouine_page import SIZES, new_phone
 from tests.browser.tap_targets import (
     bar_lines,
+    clipped,
     links_cut_before_their_end,
     out_of_view,
     small_targets,
+    words_broken,
 )
 
 
@@ -56,6 +58,10 @@ async def test_the_seat_links_and_the_shared_table_fit_the_screen(
         assert await out_of_view(partner, ["#hand button.card", "#turn-line", ".topbar"]) == []
         assert await partner.evaluate("() => document.documentElement.scrollWidth") <= size[0]
         assert await bar_lines(partner) == 1
+        # The score whole beside the chat button (the game's name gives way first), and the
+        # bids' words whole.
+        assert await clipped(partner, [".topbar-game", ".topbar-middle", "#turn-line"]) == []
+        assert await words_broken(partner, ["#steps button", "#turn-line"]) == []
     finally:
         await host_ctx.close()
         await partner_ctx.close()

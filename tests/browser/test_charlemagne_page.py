@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from tests.browser.charlemagne_player import (
     table_attr,
 )
 from tests.browser.conftest import LIVE_LOG, console_errors, live_said, serving
+from tests.browser.tap_targets import clipped, out_of_view, words_broken
 from tests.conftest import make_settings
 from tests.games.charlemagne.decks import deck_for
 
@@ -110,14 +112,19 @@ async def check_fits(page: Page, width: int, height: int, controls: str) -> None
         ".map(r => Math.round(r.y + r.height / 2))"
     )
     assert max(tops) - min(tops) <= 2, (width, tops)
+    # Nothing in it cut short (the score above all), no word of a button or the turn line cut
+    # in two by a line break ("Charlemagn / e" on a bid button).
+    assert await clipped(page, [".topbar-game", ".topbar-middle", "#turn-line"]) == [], width
+    assert await words_broken(page, [controls, "#turn-line"]) == [], width
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize(("width", "height"), SIZES)
 async def test_every_screen_size_keeps_all_ten_cards_the_turn_line_and_the_buttons_in_view(
-    hooked_server: str, browser: Browser, width: int, height: int
+    hooked_server: str, browser: Browser, width: int, height: int, lang: str
 ) -> None:
-    page = await sized(browser, width, height)
-    await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3)
+    page = await sized(browser, width, height, lang)
+    await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3, lang=lang)
     await decision(page, -1)
     await check_fits(page, width, height, "#steps [data-testid='bids'] button")
     await page.get_by_test_id("bid-6").click()
@@ -137,6 +144,32 @@ async def test_every_screen_size_keeps_all_ten_cards_the_turn_line_and_the_butto
         " && document.getElementById('table').dataset.phase === 'play'"
     )
     await check_fits(page, width, height, "#hand button.card")
+    await page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en", "West"), ("fr", "Ouest")])
+async def test_every_turn_line_of_the_game_is_read_whole_on_the_smallest_phone(
+    hooked_server: str, browser: Browser, lang: str, name: str
+) -> None:
+    """Each of the game's turn lines, its words filled in, shown at 320 × 568: on one line or
+    two, never cut short nor a word broken, the hand still in view."""
+    words = json.loads(
+        (Path(__file__).parents[2] / f"veillee/web/i18n/charlemagne.{lang}.json").read_text()
+    )
+    lines = [
+        text.replace("{name}", name).replace("{n}", "2")
+        for key, text in words.items()
+        if key.startswith("charlemagne.turn.")
+    ]
+    assert len(lines) >= 20
+    page = await sized(browser, 320, 568, lang)
+    await open_scripted(page, hooked_server, NUMBER_DEAL, dealer=3, lang=lang)
+    await decision(page, -1)
+    for line in lines:
+        await page.evaluate("t => { document.getElementById('turn-line').textContent = t; }", line)
+        assert await clipped(page, ["#turn-line"]) == [], line
+        assert await words_broken(page, ["#turn-line"]) == [], line
+        assert await out_of_view(page, ["#turn-line", "#hand button.card"]) == [], line
     await page.context.close()
 
 

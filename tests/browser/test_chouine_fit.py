@@ -107,9 +107,8 @@ async def test_the_table_fits_the_screen(
     width = await page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= size[0], "the page scrolls sideways"
     assert await bar_lines(page) == 1
-    assert (
-        await clipped(page, ["#score", "#turn-line", "#match-line", ".seat-head", ".actions"]) == []
-    )
+    whole = ["#score", ".topbar-middle", ".topbar-game", "#turn-line", "#match-line", ".seat-head"]
+    assert await clipped(page, [*whole, ".actions"]) == []
     assert await page.evaluate(OVERLAPS, REGIONS) == []
     assert await page.evaluate(INSIDE, [".talon", "#trick .mini-card", "#match-line"]) == []
     # Whatever the trumps are, the talon's words fit beside the trick.

@@ -39,7 +39,8 @@ async def test_the_waiting_screen_and_the_friends_table_fit_the_screen(
         assert await out_of_view(friend, ["#hand button.card", "#turn-line", ".topbar"]) == []
         assert await friend.evaluate("() => document.documentElement.scrollWidth") <= size[0]
         assert await bar_lines(friend) == 1
-        assert await clipped(friend, ["#score", "#turn-line", ".seat-head"]) == []
+        whole = ["#score", ".topbar-middle", ".topbar-game", "#turn-line", ".seat-head"]
+        assert await clipped(friend, whole) == []
         assert await small_targets(friend) == []
         turns = [i18n.t(lang, "friend.turn.friend")]
         refusals = [i18n.t(lang, f"reason.{code}") for code in ("table_not_full", "silent")]
