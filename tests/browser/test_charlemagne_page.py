@@ -114,7 +114,9 @@ async def check_fits(page: Page, width: int, height: int, controls: str) -> None
     assert max(tops) - min(tops) <= 2, (width, tops)
     # Nothing in it cut short (the score above all), no word of a button or the turn line cut
     # in two by a line break ("Charlemagn / e" on a bid button).
-    assert await clipped(page, [".topbar-game", ".topbar-middle", "#turn-line"]) == [], width
+    assert await clipped(page, [".topbar-game", ".topbar-middle", "#turn-line", ".info p"]) == [], (
+        width
+    )
     assert await words_broken(page, [controls, "#turn-line"]) == [], width
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.async_api import Browser, Page, expect
 
 STATE = "() => document.getElementById('watch-section').dataset.state"
@@ -104,3 +105,25 @@ async def test_pause_holds_the_partie_and_step_moves_it_by_one(
     await pause.click()
     await expect(pause).to_have_attribute("aria-pressed", "false")
     await page.wait_for_function(f"() => ({VERSION})() >= {held + 4}")
+
+
+@pytest.mark.parametrize("game", ["chouine", "charlemagne"])
+async def test_on_a_phone_play_brings_the_board_into_view(
+    live_server: str, browser: Browser, game: str
+) -> None:
+    """Play sits near the bottom of a small phone's screen: the board that appears below it is
+    scrolled into view with the controls and the caption, not left to play out of sight."""
+    ctx = await browser.new_context(
+        viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True, locale="fr-FR"
+    )
+    try:
+        page = await ctx.new_page()
+        await page.goto(f"{live_server}/lang/fr?next=/{game}/how-to-play")
+        await page.get_by_test_id("watch-play").tap()
+        board = page.get_by_test_id("watch-board")
+        await expect(board).to_be_visible()
+        await expect(board).to_be_in_viewport(ratio=0.3)
+        await expect(page.get_by_test_id("watch-pause")).to_be_in_viewport()
+        await expect(page.get_by_test_id("watch-caption")).to_be_in_viewport()
+    finally:
+        await ctx.close()

@@ -208,7 +208,19 @@ function render(state) {
   }
   board.append(middleBlock(deal));
   for (const seat of bottom) board.append(seatBlock(deal, seat));
+  const appearing = board.hidden;
   board.hidden = false;
+  if (appearing) bringIntoView();
+}
+
+// The board as it first appears, with the controls and the caption above it, brought into view
+// when it falls below the fold (a phone: Play sits at the bottom of the screen). Once only: the
+// reader scrolls as they like afterwards.
+function bringIntoView() {
+  const bottom = board.getBoundingClientRect().top + Math.min(board.offsetHeight, 200);
+  if (bottom <= window.innerHeight) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  section.querySelector(".watch-controls").scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
 }
 
 // ---- pace and controls ----------------------------------------------------------------------
