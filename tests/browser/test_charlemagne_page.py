@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from tests.browser.conftest import LIVE_LOG, console_errors, live_said, serving
 from tests.browser.tap_targets import clipped, out_of_view, words_broken
 from tests.conftest import make_settings
 from tests.games.charlemagne.decks import deck_for
+from veillee.web import i18n
 
 SIZES = [(320, 568), (360, 640), (390, 844), (568, 320), (1280, 800)]
 
@@ -155,12 +155,9 @@ async def test_every_turn_line_of_the_game_is_read_whole_on_the_smallest_phone(
 ) -> None:
     """Each of the game's turn lines, its words filled in, shown at 320 × 568: on one line or
     two, never cut short nor a word broken, the hand still in view."""
-    words = json.loads(
-        (Path(__file__).parents[2] / f"veillee/web/i18n/charlemagne.{lang}.json").read_text()
-    )
     lines = [
-        text.replace("{name}", name).replace("{n}", "2")
-        for key, text in words.items()
+        i18n.t(lang, key, name=name, n=2)
+        for key in i18n.catalog(lang)
         if key.startswith("charlemagne.turn.")
     ]
     assert len(lines) >= 20
