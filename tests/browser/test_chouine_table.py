@@ -375,3 +375,44 @@ async def test_a_double_click_plays_the_card_once_and_says_nothing_more(
     finally:
         await you_ctx.close()
         await friend_ctx.close()
+
+
+async def test_the_turn_up_shows_its_index_upright_on_the_end_the_talon_leaves_in_view(
+    browser: Browser, hooked_server: str
+) -> None:
+    # The turn-up lies crosswise under the talon, its own corner index sideways: its index is
+    # written again, upright, where the card shows beside the stack (a tester could not read it).
+    deck = dealt(["7S", "8S", "9D", "7C", "8C"], ["9S", "7H", "8D", "9C", "TS"], "QH")
+    you_ctx = await new_phone(browser, (360, 640), "en")
+    friend_ctx = await new_phone(browser, (390, 844), "en")
+    try:
+        you, friend = await you_ctx.new_page(), await friend_ctx.new_page()
+        table = await people_table(you, hooked_server, deck, dealer=1)
+        await sit(you, hooked_server, table, 0)
+        await sit(friend, hooked_server, table, 1)
+        index = you.locator("#turn-up .turn-up-index")
+        await expect(index).to_have_text("Q♥")
+        await expect(index).to_have_attribute("aria-hidden", "true")
+        card = you.locator("#turn-up .mini-card")
+        await expect(card).to_have_attribute("data-card", "QH")
+        shown, under, stack = (
+            await index.bounding_box(),
+            await card.bounding_box(),
+            await you.locator("#talon-stack .card-back").bounding_box(),
+        )
+        assert shown is not None and under is not None and stack is not None
+        # on the turn-up's end that shows: inside the (crosswise) card, clear of the stack
+        assert (
+            under["x"] <= shown["x"] and shown["x"] + shown["width"] <= under["x"] + under["width"]
+        )
+        assert (
+            under["y"] <= shown["y"]
+            and shown["y"] + shown["height"] <= under["y"] + under["height"]
+        )
+        assert shown["x"] >= stack["x"] + stack["width"]
+        assert await index.evaluate("e => getComputedStyle(e).color") == "rgb(179, 18, 46)"
+        # and the same to the other seat
+        await expect(friend.locator("#turn-up .turn-up-index")).to_have_text("Q♥")
+    finally:
+        await you_ctx.close()
+        await friend_ctx.close()

@@ -9,10 +9,21 @@
 // (your tricks, their last one), and the menu's "Restart as best of N", which asks first once
 // something of the match would be lost.
 import { $ } from "../../live/dom.js";
-import { cardBack, cardImage, cardName } from "../cards.js";
+import { cardBack, cardImage, cardIndex, cardName } from "../cards.js";
 import { showCount } from "./count.js";
 import { Trick } from "./trick.js";
 import { declarationLabel, friendly, inProgress, score, turnLine } from "./words.js";
+
+// The turn-up lies crosswise under the talon, its corner index sideways: its index again,
+// upright on the end that shows (the picture keeps the card's name for screen readers).
+function turnUpIndex(code, t) {
+  const index = document.createElement("span");
+  index.className = "turn-up-index";
+  if (code[1] === "H" || code[1] === "D") index.classList.add("red");
+  index.setAttribute("aria-hidden", "true");
+  index.textContent = cardIndex(code, t);
+  return index;
+}
 
 export class Board {
   presenceMark = true;
@@ -187,7 +198,7 @@ export class Board {
     // Talon and turn-up.
     $("talon-stack").replaceChildren(...(deal.talon_count > 0 ? [cardBack()] : []));
     $("talon-count").textContent = t("chouine.table.talon", { n: deal.talon_count });
-    $("turn-up").replaceChildren(...(deal.turn_up ? [cardImage(deal.turn_up, t)] : []));
+    $("turn-up").replaceChildren(...(deal.turn_up ? [cardImage(deal.turn_up, t), turnUpIndex(deal.turn_up, t)] : []));
     $("trump-line").textContent = t("chouine.table.trump", { suit: t(`card.suit.${deal.trump}`) });
 
     this.trick.render(deal, seat, !previous);
