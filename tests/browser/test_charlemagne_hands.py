@@ -120,6 +120,9 @@ async def test_bid_a_number_contract_take_the_kitty_discard_and_play_it(
     await expect(end.get_by_test_id("end-contract")).to_have_text("Contract6, bid by you")
     result = await end.get_by_test_id("end-result").locator("td").inner_text()
     assert result in ("Made", "Failed")
+    await expect(end.get_by_test_id("end-tricks").locator("td")).to_have_text(
+        re.compile(r"^us \d, them \d$")
+    )
     title = end.get_by_test_id("end-title")
     if result == "Made":
         await expect(title).to_have_text("Contract made: +6 for you and your partner")
@@ -287,6 +290,13 @@ async def test_your_partners_charlemagne_takes_a_card_passed_blind_and_you_sit_o
     end = phone.get_by_test_id("hand-end")
     await expect(end.get_by_test_id("end-why")).to_have_text(
         re.compile(r"^Your partner (took all eight tricks|lost a trick)\.$")
+    )
+    # the tricks in the same words at the hand's end as on the board: the bidder and the others
+    board = await phone.get_by_test_id("tricks-line").inner_text()
+    counted = re.fullmatch(r"Tricks: your partner (\d), the others (\d)", board)
+    assert counted is not None, board
+    await expect(end.get_by_test_id("end-tricks").locator("td")).to_have_text(
+        f"your partner {counted[1]}, the others {counted[2]}"
     )
 
 

@@ -74,10 +74,17 @@ async def play_match(page: Page, rng: random.Random) -> dict[str, int]:
             seen["prompts"] += 1
             prompt = page.get_by_test_id("seven-prompt")
             swap = prompt.get_by_test_id("prompt-swap")
+            why = prompt.get_by_test_id("prompt-why")
             if await swap.is_enabled():
+                await expect(why).to_be_hidden()
                 seen["swaps"] += 1
                 await swap.click()
             else:
+                # a greyed-out swap says why (the seat's own hand: nothing the other may not see)
+                await expect(why).to_have_text(
+                    "You do not hold the seven of trumps: carry on. The table asks either way,"
+                    " so the question gives nothing away."
+                )
                 await prompt.get_by_role("button", name="Carry on").click()
         elif await page.get_by_test_id("swap").is_visible() and seen["prompts"]:
             # Swapping early would spare the last-chance prompt, which this test wants to meet.
@@ -413,6 +420,53 @@ async def test_the_turn_up_shows_its_index_upright_on_the_end_the_talon_leaves_i
         assert await index.evaluate("e => getComputedStyle(e).color") == "rgb(179, 18, 46)"
         # and the same to the other seat
         await expect(friend.locator("#turn-up .turn-up-index")).to_have_text("Q♥")
+    finally:
+        await you_ctx.close()
+        await friend_ctx.close()
+
+
+async def test_the_seven_prompt_says_why_you_cannot_swap_when_you_lack_the_seven(
+    browser: Browser, hooked_server: str
+) -> None:
+    # The seven of trumps is the talon's last face-down card: after trick 10 the follower of
+    # trick 11 is asked all the same (rules §6: the prompt tells the other seat nothing), and
+    # its greyed-out swap says why. Two people play any card until one of them is asked.
+    others = [c for c in rules.PACK if c not in ("8H", "7H")]
+    random.Random(11).shuffle(others)
+    deck = [*others[:10], "8H", *others[10:], "7H"]
+    you_ctx = await new_phone(browser, (390, 844), "en")
+    friend_ctx = await new_phone(browser, (390, 844), "en")
+    try:
+        you, friend = await you_ctx.new_page(), await friend_ctx.new_page()
+        table = await people_table(you, hooked_server, deck, dealer=1)
+        await sit(you, hooked_server, table, 0)
+        await sit(friend, hooked_server, table, 1)
+        asked = None
+        for _ in range(200):
+            states = [await p.locator("#table").get_attribute("data-state") for p in (you, friend)]
+            if "prompt" in states:
+                asked = (you, friend)[states.index("prompt")]
+                break
+            if "my-turn" not in states:
+                await you.wait_for_timeout(50)
+                continue
+            page = (you, friend)[states.index("my-turn")]
+            version = await page.locator("#table").get_attribute("data-version")
+            await page.locator("#hand button.card").first.click()
+            chooser = page.get_by_test_id("declare-chooser")
+            if await chooser.is_visible():
+                await chooser.get_by_test_id("declare-option").first.click()
+            await expect(page.locator("#table")).not_to_have_attribute("data-version", str(version))
+        assert asked is not None
+        prompt = asked.get_by_test_id("seven-prompt")
+        await expect(prompt).to_be_visible()
+        await expect(prompt.get_by_test_id("prompt-swap")).to_be_disabled()
+        await expect(prompt.get_by_test_id("prompt-why")).to_have_text(
+            "You do not hold the seven of trumps: carry on. The table asks either way, so the"
+            " question gives nothing away."
+        )
+        await prompt.get_by_role("button", name="Carry on").click()
+        await expect(prompt).to_be_hidden()
     finally:
         await you_ctx.close()
         await friend_ctx.close()

@@ -17,7 +17,6 @@ export function showHandEnd(dialog, state, words) {
   const { match, deal } = state.view;
   const outcome = deal.outcome;
   const me = state.seat;
-  const mine = deal.teams[me];
   const $ = (id) => dialog.querySelector(`#${id}`);
 
   const over = match.over;
@@ -39,7 +38,7 @@ export function showHandEnd(dialog, state, words) {
       name: words.who(deal, outcome.bidder, me),
     }), "end-contract"],
     ["charlemagne.end.result", t(outcome.made ? "charlemagne.end.made" : "charlemagne.end.failed"), "end-result"],
-    ["charlemagne.end.tricks", t("charlemagne.end.tricks_value", { us: outcome.tricks[mine], them: outcome.tricks[1 - mine] }), "end-tricks"],
+    ["charlemagne.end.tricks", words.tricksValue(state), "end-tricks"],
     ["charlemagne.end.points", t("charlemagne.end.points_to", {
       points: outcome.points,
       side: words.side(deal, outcome.scoring_team, me),

@@ -148,19 +148,25 @@ export class Words {
     return "";
   }
 
-  /** Tricks won so far: per side, or the solo bidder against the others. */
-  tricksLine(state) {
+  /** Tricks won so far: per side, or the solo bidder against the others ("us 2, them 1",
+   * "you 0, the others 1"): the same words on the board and at the hand's end. */
+  tricksValue(state) {
     const deal = state.view.deal;
     const me = state.seat;
     if (deal.bidder_tricks !== null && deal.bidder_tricks !== undefined) {
-      return this.t("charlemagne.tricks.solo", {
+      return this.t("charlemagne.tricks.solo_value", {
         name: this.who(deal, deal.bidder, me),
         bidder: deal.bidder_tricks,
         others: deal.opponent_tricks,
       });
     }
     const mine = deal.teams[me];
-    return this.t("charlemagne.tricks.sides", { us: deal.tricks_won[mine], them: deal.tricks_won[1 - mine] });
+    return this.t("charlemagne.tricks.sides_value", { us: deal.tricks_won[mine], them: deal.tricks_won[1 - mine] });
+  }
+
+  /** The board's line of :meth:`tricksValue` ("Tricks: us 2, them 1"). */
+  tricksLine(state) {
+    return this.t("charlemagne.tricks.line", { tricks: this.tricksValue(state) });
   }
 
   /** Why the hand ended, with the view's numbers ("East and West took 3 tricks: …"). */

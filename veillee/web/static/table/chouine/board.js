@@ -208,6 +208,7 @@ export class Board {
     const prompt = $("prompt");
     if (mine && deal.prompt === "seven") {
       $("prompt-swap").disabled = !deal.legal.includes("swap");
+      $("prompt-why").hidden = deal.legal.includes("swap");
       if (!prompt.open) prompt.showModal();
     } else if (prompt.open) prompt.close();
     if ($("chooser").open) $("chooser").close();
