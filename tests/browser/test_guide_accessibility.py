@@ -1,7 +1,8 @@
 """The guide pages for everyone (issue 11): every page fits 390×844 and 1280×800 in both
-languages without sideways scrolling or a script error; axe-core finds no serious or critical
-issue (contrast AA, names, structure), also on the watched board; every card picture is named in
-the page's language; the watch controls are reached and worked from the keyboard."""
+languages without sideways scrolling, a script error or a word of a table cut in two; axe-core
+finds no serious or critical issue (contrast AA, names, structure), also on the watched board;
+every card picture is named in the page's language; the watch controls are reached and worked
+from the keyboard."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.accessibility import axe_violations
+from tests.browser.tap_targets import words_broken
 
 PAGES = (
     "/",
@@ -48,6 +50,9 @@ async def test_every_guide_page_fits_both_screens_with_no_script_error_and_no_se
                 "() => [document.documentElement.scrollWidth, window.innerWidth]"
             )
             assert widths[0] <= widths[1], (path, viewport, widths)
+            # a table's words whole: its columns of numbers leave the words their room
+            cells = [".guide-table th", ".guide-table td"]
+            assert await words_broken(page, cells) == [], (path, viewport)
             if viewport["width"] == 390:
                 assert await axe_violations(page) == [], (path, lang)
         await ctx.close()

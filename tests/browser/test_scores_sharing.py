@@ -57,7 +57,9 @@ async def test_a_viewer_is_told_the_match_is_decided_without_being_told_to_tap(
     try:
         viewer = await ctx.new_page()
         await viewer.goto(f"{live_server}/scores/sheet/{mine['id']}#viewer={mine['viewerToken']}")
-        await expect(viewer.locator("#match-state")).to_have_text("Victoire de East & West, 5–0")
+        await expect(viewer.locator("#match-state")).to_have_text(
+            "Victoire\u00a0: East & West, 5–0"
+        )
         await expect(viewer.locator("#end")).to_be_hidden()
     finally:
         await ctx.close()

@@ -90,6 +90,12 @@ async def test_pause_holds_the_partie_and_step_moves_it_by_one(
     await expect(page.locator("#watch-section")).to_have_attribute("data-asking", "false")
     held = await page.evaluate(VERSION)
     caption = await page.get_by_test_id("watch-caption").text_content()
+    # the talon's turn-up is named as such (it is no card played), with the trumps it set
+    board = page.get_by_test_id("watch-board")
+    await expect(board.locator(".watch-turn-up figcaption")).to_have_text("Turn-up")
+    await expect(board.locator(".watch-trumps")).to_have_text(
+        re.compile(r"^Trumps: (spades|hearts|diamonds|clubs)$")
+    )
     await page.wait_for_timeout(800)  # eight times the pace: nothing moves while paused
     assert await page.evaluate(VERSION) == held
     step = page.get_by_role("button", name="Step")

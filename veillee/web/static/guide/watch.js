@@ -176,8 +176,19 @@ function middleBlock(deal) {
   const middle = el("div", "watch-middle");
   if (game === "chouine") {
     const talon = el("div", "watch-talon");
-    talon.append(el("p", "", t("guide.watch.talon", { n: deal.talon_count })));
-    if (deal.turn_up) talon.append(cardRow([deal.turn_up], t("guide.watch.turn_up")));
+    // The talon's count with the trumps beneath, then the turn-up named as the trick's cards
+    // are (it is no card played).
+    const words = el("div", "watch-talon-words");
+    words.append(
+      el("p", "", t("guide.watch.talon", { n: deal.talon_count })),
+      el("p", "watch-trumps", t("chouine.table.trump", { suit: t(`card.suit.${deal.trump}`) })),
+    );
+    talon.append(words);
+    if (deal.turn_up) {
+      const turnUp = el("figure", "watch-played watch-turn-up");
+      turnUp.append(cardImage(deal.turn_up, t), el("figcaption", "", t("guide.watch.turn_up")));
+      talon.append(turnUp);
+    }
     middle.append(talon);
   } else if (deal.contract) {
     middle.append(el("p", "", t("guide.cap.contract", { bid: bidWords(deal.contract), name: seatName(deal.bidder) })));
