@@ -96,6 +96,8 @@ async def play_match(page: Page, rng: random.Random) -> dict[str, int]:
                 await page.get_by_test_id("opponent-last-trick").click()
                 viewer = page.get_by_test_id("trick-viewer")
                 await expect(viewer.locator(".mini-card")).to_have_count(2)
+                # which card was led and which answered it (the view lists the lead first)
+                await expect(viewer.locator("figcaption")).to_have_text(["led", "answer"])
                 await viewer.get_by_role("button", name="Close").click()
             await page.locator(f'#hand button.card[data-card="{await pick(page, rng)}"]').click()
             chooser = page.get_by_test_id("declare-chooser")

@@ -245,7 +245,15 @@ export class Board {
     $("viewer-cards").replaceChildren(...tricks.map((trick) => {
       const row = document.createElement("div");
       row.className = "viewer-trick";
-      for (const card of trick) row.append(cardImage(card, this.t));
+      // (each trick is its lead then its answer, docs/chouine-views.md: say which is which)
+      trick.forEach((card, i) => {
+        const played = document.createElement("figure");
+        played.className = "viewer-card";
+        const caption = document.createElement("figcaption");
+        caption.textContent = this.t(i === 0 ? "chouine.table.viewer.led" : "chouine.table.viewer.answer");
+        played.append(cardImage(card, this.t), caption);
+        row.append(played);
+      });
       return row;
     }));
     $("viewer").showModal();
