@@ -3,8 +3,10 @@ table, wait for a decision, play a legal card, and a server of one's own (pacing
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,21 @@ async def new_phone(browser: Browser, size: tuple[int, int], lang: str) -> Brows
         is_mobile=phone,
         locale=LOCALES[lang],
     )
+
+
+@contextlib.asynccontextmanager
+async def two_phones(
+    browser: Browser, size: tuple[int, int] = (390, 844), lang: str = "en"
+) -> AsyncIterator[tuple[Page, Page]]:
+    """Two people at one table: a page on a phone of ``size`` for you and one on a 390 × 844
+    phone for your friend (:func:`new_phone`), both speaking ``lang``; closed on leaving."""
+    you_ctx = await new_phone(browser, size, lang)
+    friend_ctx = await new_phone(browser, (390, 844), lang)
+    try:
+        yield await you_ctx.new_page(), await friend_ctx.new_page()
+    finally:
+        await you_ctx.close()
+        await friend_ctx.close()
 
 
 async def open_computer_table(page: Page, base: str, best_of: int | None = None) -> None:

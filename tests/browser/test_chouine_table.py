@@ -11,9 +11,9 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.chouine_page import (
-    new_phone,
     open_computer_table,
     play_a_card,
+    two_phones,
     wait_for_decision,
 )
 from tests.browser.conftest import console_errors
@@ -321,10 +321,7 @@ async def test_a_double_click_plays_the_card_once_and_says_nothing_more(
     # Two people; you sit at seat 0 and lead: no court card, no ace or ten, so no declaration
     # and each card has one way to be played. Your friend's 9S takes your 7S.
     deck = dealt(["7S", "8S", "9D", "7C", "8C"], ["9S", "7H", "8D", "9C", "TS"], "JH")
-    you_ctx = await new_phone(browser, (390, 844), "en")
-    friend_ctx = await new_phone(browser, (390, 844), "en")
-    try:
-        you, friend = await you_ctx.new_page(), await friend_ctx.new_page()
+    async with two_phones(browser) as (you, friend):
         sent: list[dict[str, Any]] = []
         received: list[dict[str, Any]] = []
 
@@ -381,9 +378,6 @@ async def test_a_double_click_plays_the_card_once_and_says_nothing_more(
         assert acts() == ["7S", code]
         assert await you.evaluate("() => window.refusalsShown") == []
         assert [frame for frame in received if frame["type"] == "error"] == []
-    finally:
-        await you_ctx.close()
-        await friend_ctx.close()
 
 
 async def test_the_turn_up_shows_its_index_upright_on_the_end_the_talon_leaves_in_view(
@@ -392,10 +386,7 @@ async def test_the_turn_up_shows_its_index_upright_on_the_end_the_talon_leaves_i
     # The turn-up lies crosswise under the talon, its own corner index sideways: its index is
     # written again, upright, where the card shows beside the stack (a tester could not read it).
     deck = dealt(["7S", "8S", "9D", "7C", "8C"], ["9S", "7H", "8D", "9C", "TS"], "QH")
-    you_ctx = await new_phone(browser, (360, 640), "en")
-    friend_ctx = await new_phone(browser, (390, 844), "en")
-    try:
-        you, friend = await you_ctx.new_page(), await friend_ctx.new_page()
+    async with two_phones(browser, (360, 640)) as (you, friend):
         table = await people_table(you, hooked_server, deck, dealer=1)
         await sit(you, hooked_server, table, 0)
         await sit(friend, hooked_server, table, 1)
@@ -422,9 +413,6 @@ async def test_the_turn_up_shows_its_index_upright_on_the_end_the_talon_leaves_i
         assert await index.evaluate("e => getComputedStyle(e).color") == "rgb(179, 18, 46)"
         # and the same to the other seat
         await expect(friend.locator("#turn-up .turn-up-index")).to_have_text("Q♥")
-    finally:
-        await you_ctx.close()
-        await friend_ctx.close()
 
 
 async def test_the_seven_prompt_says_why_you_cannot_swap_when_you_lack_the_seven(
@@ -436,10 +424,7 @@ async def test_the_seven_prompt_says_why_you_cannot_swap_when_you_lack_the_seven
     others = [c for c in rules.PACK if c not in ("8H", "7H")]
     random.Random(11).shuffle(others)
     deck = [*others[:10], "8H", *others[10:], "7H"]
-    you_ctx = await new_phone(browser, (390, 844), "en")
-    friend_ctx = await new_phone(browser, (390, 844), "en")
-    try:
-        you, friend = await you_ctx.new_page(), await friend_ctx.new_page()
+    async with two_phones(browser) as (you, friend):
         table = await people_table(you, hooked_server, deck, dealer=1)
         await sit(you, hooked_server, table, 0)
         await sit(friend, hooked_server, table, 1)
@@ -469,6 +454,3 @@ async def test_the_seven_prompt_says_why_you_cannot_swap_when_you_lack_the_seven
         )
         await prompt.get_by_role("button", name="Carry on").click()
         await expect(prompt).to_be_hidden()
-    finally:
-        await you_ctx.close()
-        await friend_ctx.close()
