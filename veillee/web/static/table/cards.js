@@ -120,13 +120,18 @@ function spanishFace(code, t) {
   return svg;
 }
 
+/** "red" or "black": the colour a French card's suit is printed in (``code``, e.g. "QH"). */
+export function suitColour(code) {
+  return RED.has(code[1]) ? "red" : "black";
+}
+
 /** An <svg> face of ``code`` (60 × 90 units) from ``pack`` ("french", the default, or
  * "spanish"). */
 export function cardFace(code, t, pack = "french") {
   if (pack === "spanish") return spanishFace(code, t);
   if (JOKERS.has(code)) return jokerFace(code, t);
   const [rank, suit] = [code[0], code[1]];
-  const svg = el("svg", { viewBox: "0 0 60 90", class: `card-face ${RED.has(suit) ? "red" : "black"}`, "aria-hidden": "true", focusable: "false" });
+  const svg = el("svg", { viewBox: "0 0 60 90", class: `card-face ${suitColour(code)}`, "aria-hidden": "true", focusable: "false" });
   svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 5, class: "card-paper" }));
   const label = rankLabel(rank, t);
   const id = cornerIndexes(svg, label, 14, () => suitSign(suit, 3.5, 17, 0.4));

@@ -9,7 +9,7 @@
 // (your tricks, their last one), and the menu's "Restart as best of N", which asks first once
 // something of the match would be lost.
 import { $ } from "../../live/dom.js";
-import { cardBack, cardImage, cardIndex, cardName } from "../cards.js";
+import { cardBack, cardImage, cardIndex, cardName, suitColour } from "../cards.js";
 import { showCount } from "./count.js";
 import { Trick } from "./trick.js";
 import { declarationLabel, friendly, inProgress, score, turnLine } from "./words.js";
@@ -18,8 +18,7 @@ import { declarationLabel, friendly, inProgress, score, turnLine } from "./words
 // upright on the end that shows (the picture keeps the card's name for screen readers).
 function turnUpIndex(code, t) {
   const index = document.createElement("span");
-  index.className = "turn-up-index";
-  if (code[1] === "H" || code[1] === "D") index.classList.add("red");
+  index.className = `turn-up-index ${suitColour(code)}`;
   index.setAttribute("aria-hidden", "true");
   index.textContent = cardIndex(code, t);
   return index;
