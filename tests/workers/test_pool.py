@@ -6,6 +6,7 @@ start."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import random
 import signal
@@ -34,6 +35,47 @@ def jobs(n: int) -> list[Decision]:
         legal = game.match.legal_actions(m)
         found.append(Decision.ask("chouine", seat, observation, legal, "usual", seed, "t", 0))
     return found
+
+
+async def test_the_usual_level_is_not_kept_waiting_behind_the_searches() -> None:
+    # One worker, three strong searches asked, then a usual decision: the usual one waits only
+    # for the search already running, not for the two searches asked before it.
+    pool = PoolDeciders(1)
+    await pool.start()
+    try:
+        usual = jobs(1)[0]
+        strong = [dataclasses.replace(job, level="strong", budget=150) for job in jobs(3)]
+        order: list[str] = []
+
+        async def ask(job: Decision, name: str) -> None:
+            answer = await pool.decide(job)
+            assert answer.action in job.legal
+            order.append(name)
+
+        searches = [asyncio.create_task(ask(job, f"strong {n}")) for n, job in enumerate(strong)]
+        await asyncio.sleep(0.05)  # the first search is running, the other two wait
+        await asyncio.gather(ask(usual, "usual"), *searches)
+        assert order == ["strong 0", "usual", "strong 1", "strong 2"]
+    finally:
+        await pool.close()
+
+
+async def test_a_closed_pool_fails_the_jobs_still_waiting() -> None:
+    pool = PoolDeciders(1)
+    await pool.start()
+    strong = [dataclasses.replace(job, level="strong", budget=150) for job in jobs(2)]
+    asked = [asyncio.create_task(pool.decide(job)) for job in strong]
+    await asyncio.sleep(0.05)
+    await pool.close()
+    outcomes = await asyncio.wait_for(asyncio.gather(*asked, return_exceptions=True), 30)
+    # The running search may end or be cut; the waiting one is told, never left hanging.
+    assert isinstance(outcomes[1], RuntimeError)
+    try:
+        await pool.decide(strong[0])
+    except RuntimeError as refused:
+        assert "stopped" in str(refused)
+    else:
+        raise AssertionError("a closed pool took a job")
 
 
 def workers_of(pid: int) -> list[int]:

@@ -14,6 +14,7 @@ those jobs are asked again, so that a table waits a moment and plays on.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import multiprocessing
@@ -72,7 +73,18 @@ class PoolDeciders:
         self.niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
         self._asked: list[tuple[Decision, asyncio.Future[Answer]]] = []
+        self._quick: list[tuple[Decision, asyncio.Future[Answer]]] = []
+        """Usual-level jobs waiting for a worker (:meth:`_start_batches`: served first)."""
+        self._searches: collections.deque[tuple[Decision, asyncio.Future[Answer]]] = (
+            collections.deque()
+        )
+        """Jobs of a searching level waiting for a worker, oldest first."""
+        self._out = 0
+        """Batches handed to the pool and not yet answered (at most one per worker)."""
         self._waiting = 0
+        self._closed = False
+        self._batches: set[asyncio.Task[None]] = set()
+        """The tasks of the batches out (held so that they run to their end)."""
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -100,8 +112,13 @@ class PoolDeciders:
         """The answer to ``job``, from a worker process. The jobs asked during one turn of the
         event loop go to the workers together (one hand-over per worker and turn: handing a
         job to the pool costs its server some 150 µs, whatever the number of jobs handed
-        together). A pool broken meanwhile (a worker killed) is built again and the jobs asked
-        again. Raises what the decision raised."""
+        together). Each worker has one batch at a time, and the usual level's jobs (a few
+        milliseconds each) go before the searches of the strong level (up to a second), each
+        search a batch of its own: a usual table's computer never waits behind more than the
+        searches already running. A pool broken meanwhile (a worker killed) is built again and
+        the jobs asked again. Raises what the decision raised."""
+        if self._closed:
+            raise RuntimeError("the decision workers are stopped")
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         if not self._asked:
             asyncio.get_running_loop().call_soon(self._hand_over)
@@ -114,12 +131,47 @@ class PoolDeciders:
 
     def _hand_over(self) -> None:
         asked, self._asked = self._asked, []
-        parts = min(self.workers, len(asked))
-        for part in range(parts):
-            batch = asked[part::parts]
-            asyncio.get_running_loop().create_task(self._run(batch))
+        for pair in asked:
+            (self._quick if pair[0].level == "usual" else self._searches).append(pair)
+        self._start_batches()
+
+    def _start_batches(self) -> None:
+        """Hand the waiting jobs to the workers that have none: the usual ones first, split
+        between them; then one search to each worker still free."""
+        if self._closed:
+            return
+        loop = asyncio.get_running_loop()
+        free = self.workers - self._out
+        # (a job whose asker has gone, its table stopped meanwhile, is not handed over)
+        self._quick = [pair for pair in self._quick if not pair[1].done()]
+        while self._searches and self._searches[0][1].done():
+            self._searches.popleft()
+        if free > 0 and self._quick:
+            quick, self._quick = self._quick, []
+            parts = min(free, len(quick))
+            for part in range(parts):
+                self._hand(loop, quick[part::parts])
+            free -= parts
+        while free > 0 and self._searches:
+            self._hand(loop, [self._searches.popleft()])
+            free -= 1
+
+    def _hand(
+        self, loop: asyncio.AbstractEventLoop, batch: list[tuple[Decision, asyncio.Future[Answer]]]
+    ) -> None:
+        self._out += 1
+        task = loop.create_task(self._run(batch))
+        self._batches.add(task)
+        task.add_done_callback(self._batches.discard)
 
     async def _run(self, batch: list[tuple[Decision, asyncio.Future[Answer]]]) -> None:
+        try:
+            await self._answer(batch)
+        finally:
+            self._out -= 1
+            self._start_batches()
+
+    async def _answer(self, batch: list[tuple[Decision, asyncio.Future[Answer]]]) -> None:
         loop = asyncio.get_running_loop()
         jobs = [job for job, _ in batch]
         for _ in range(REBUILDS):
@@ -165,7 +217,14 @@ class PoolDeciders:
             broken.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
-        """Stop every worker (the jobs still out fail)."""
+        """Stop every worker (the jobs still out or waiting fail)."""
+        self._closed = True
+        stopped = RuntimeError("the decision workers are stopped")
+        for _, future in [*self._asked, *self._quick, *self._searches]:
+            if not future.done():
+                future.set_exception(stopped)
+        self._asked, self._quick = [], []
+        self._searches.clear()
         pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
