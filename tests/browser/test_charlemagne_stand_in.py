@@ -24,6 +24,8 @@ from tests.browser.conftest import serving
 from tests.conftest import make_settings
 
 WEST = 3
+PARTNER = 2
+"""North's partner (North, seat 0, made the table)."""
 
 
 @pytest.fixture(scope="module")
@@ -75,10 +77,11 @@ async def attrs(page: Page) -> dict[str, str]:
 
 
 async def play(
-    pages: dict[int, Page], until: Any, limit_s: float = 120
+    pages: dict[int, Page], until: Any, limit_s: float = 120, next_hands: bool = True
 ) -> dict[int, dict[str, str]]:
     """The people at ``pages`` answer whatever their page asks, by clicks, until ``until(seen)``
-    holds (``seen``: each page's table data); nexts the hand-end screens. The seen data then."""
+    holds (``seen``: each page's table data); nexts the hand-end screens (unless
+    ``next_hands`` is false). The seen data then."""
     deadline = time.monotonic() + limit_s
     nexted: set[tuple[int, str]] = set()
     while True:
@@ -92,7 +95,7 @@ async def play(
             if s["state"] == "my-turn":
                 await answer(page, s["phase"])
                 acted = True
-            elif s["state"] == "hand-over" and (seat, s["hand"]) not in nexted:
+            elif next_hands and s["state"] == "hand-over" and (seat, s["hand"]) not in nexted:
                 nexted.add((seat, s["hand"]))
                 await page.get_by_test_id("next-hand").click()
                 acted = True
@@ -169,6 +172,40 @@ async def test_stand_in_plays_a_gone_seat_through_the_hand_and_gives_it_back(
         )
 
     await play(pages, west_acted)
+
+
+async def test_a_partner_gone_at_the_hand_end_is_shown_on_the_screen_and_stood_in_for(
+    server: str, contexts: list[BrowserContext]
+) -> None:
+    # The four play the first hand to its end; North's partner closes the tab on the hand-end
+    # screen. The screen lies over the top of the table, where the notices are: they come into
+    # it, so that North sees that the partner has left, in a sentence, and can let the
+    # computer play for them (a real click: nothing lies over the button); the next hand comes.
+    first = await contexts[0].new_page()
+    table = await four_people(first, server)
+    await first.close()
+    pages = {seat: await sit(contexts[seat], server, table, seat) for seat in range(4)}
+    await play(
+        pages, lambda seen: all(s["state"] == "hand-over" for s in seen.values()), next_hands=False
+    )
+    await pages.pop(PARTNER).close()
+    north = pages[0]
+    screen = north.get_by_test_id("hand-end")
+    await expect(screen).to_be_visible()
+    await expect(screen.get_by_test_id("away-2")).to_have_text("Your partner has left")
+    button = screen.get_by_test_id("stand-in-2")
+    await expect(button).to_have_text("Let the computer play for your partner")
+    await button.click()
+    await expect(screen.get_by_test_id("comings-news")).to_have_text(
+        "The computer plays for your partner."
+    )
+    for page in pages.values():
+        await page.get_by_test_id("next-hand").click()
+    for page in pages.values():
+        await expect(page.locator("#table")).to_have_attribute("data-hand", "2")
+        await expect(page.get_by_test_id("hand-end")).to_be_hidden()
+    # Closed, the screen gives the notices back to the top of the table.
+    assert await north.evaluate("() => !!document.querySelector('#table > .notices')")
 
 
 async def test_stand_in_seat_given_to_someone_new_and_the_old_link_says_so(

@@ -22,6 +22,11 @@ export function tableLeft(state) {
   return Boolean(state?.left?.length) && !standInsAllowed(state);
 }
 
+/** `text` with its first letter a capital (a sentence may begin with a seat's name). */
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export class Comings {
   /** The comings and goings of `page` (its words, board, send and live region). */
   constructor(page) {
@@ -68,7 +73,7 @@ export class Comings {
   }
 
   changes(previous, state) {
-    const name = (seat) => this.page.board.seatName(seat, state);
+    const name = this.names(state);
     const was = (list, seat) => (previous[list] ?? []).includes(seat);
     const is = (list, seat) => (state[list] ?? []).includes(seat);
     const news = [];
@@ -82,7 +87,13 @@ export class Comings {
         news.push(this.page.t(key, { name: name(seat) }));
       }
     }
-    return news;
+    return news.map(capital);
+  }
+
+  /** How the page's sentences name a seat of `state` ("your partner", "West"). */
+  names(state) {
+    const board = this.page.board;
+    return (seat) => (board.seatInSentence ? board.seatInSentence(seat, state) : board.seatName(seat, state));
   }
 
   /** Draw the box for `state`: the news, who has left, the host's seats to give and new links. */
@@ -90,7 +101,7 @@ export class Comings {
     clearTimeout(this.timer);
     if (!this.box || !state) return;
     const { t } = this.page;
-    const name = (seat) => this.page.board.seatName(seat, state);
+    const name = this.names(state);
     const parts = [];
     if (this.news) parts.push(this.line(this.news, "comings-news"));
     const mine = state.seat !== null && !state.stand_in.includes(state.seat);
@@ -142,7 +153,7 @@ export class Comings {
 
   line(text, testid) {
     const p = document.createElement("p");
-    p.textContent = text;
+    p.textContent = capital(text);
     if (testid) p.dataset.testid = testid;
     return p;
   }
@@ -150,9 +161,9 @@ export class Comings {
   button(text, testid, label, onClick) {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = text;
+    button.textContent = capital(text);
     button.dataset.testid = testid;
-    if (label) button.setAttribute("aria-label", label);
+    if (label) button.setAttribute("aria-label", capital(label));
     button.addEventListener("click", onClick);
     return button;
   }

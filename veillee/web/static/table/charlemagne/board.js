@@ -52,6 +52,11 @@ export class Board {
     return this.say.seatLabel(state.view.deal, seat, state.seat);
   }
 
+  /** The seat inside a sentence of the page's ("your partner has left"). */
+  seatInSentence(seat, state) {
+    return this.say.seatInSentence(state.view.deal, seat, state.seat);
+  }
+
   /** The other seats on the waiting screen: across the table first, then the left and the
    * right opponents. */
   seatRows(state) {
