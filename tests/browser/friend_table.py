@@ -45,11 +45,12 @@ async def people_table(
     *,
     game: str = "chouine",
     seats: tuple[str, ...] = ("human", "human"),
+    shared: bool = False,
 ) -> dict[str, Any]:
     """A table of people made by the test hook, a Chouine table of two unless ``game`` and
-    ``seats`` say otherwise (its first deal dealt from ``deck`` by ``dealer`` when given): its
-    id, url and every person's token."""
-    body = {"game": game, "seats": list(seats), "deck": deck, "dealer": dealer}
+    ``seats`` say otherwise (its first deal dealt from ``deck`` by ``dealer`` when given;
+    ``shared``: as a table made and sent by link): its id, url and every person's token."""
+    body = {"game": game, "seats": list(seats), "deck": deck, "dealer": dealer, "shared": shared}
     made = await page.request.post(base + "/api/test/tables", data=json.dumps(body))
     assert made.status == 201, await made.text()
     table: dict[str, Any] = await made.json()

@@ -204,8 +204,8 @@ async def test_a_partner_gone_at_the_hand_end_is_shown_on_the_screen_and_stood_i
     for page in pages.values():
         await expect(page.locator("#table")).to_have_attribute("data-hand", "2")
         await expect(page.get_by_test_id("hand-end")).to_be_hidden()
-    # Closed, the screen gives the notices back to the top of the table.
-    assert await north.evaluate("() => !!document.querySelector('#table > .notices')")
+    # Closed, the screen gives the comings back to the top of the table.
+    assert await north.evaluate("() => !!document.querySelector('#table > .notices > #comings')")
 
 
 async def test_stand_in_seat_given_to_someone_new_and_the_old_link_says_so(

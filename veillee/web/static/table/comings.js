@@ -105,7 +105,11 @@ export class Comings {
     const parts = [];
     if (this.news) parts.push(this.line(this.news, "comings-news"));
     const mine = state.seat !== null && !state.stand_in.includes(state.seat);
-    if (standInsAllowed(state) && mine) {
+    const standIns = standInsAllowed(state);
+    // At a table of two the friend's badge says they are away; once a deal is over its end
+    // screen lies over the badge, and the next deal waits for them: the screen says so.
+    const waited = !standIns && Boolean(state.view?.deal?.outcome);
+    if (mine && (standIns || waited)) {
       let next = Infinity;
       for (const seat of this.people(state)) {
         if (state.stand_in.includes(seat) || !state.seated[seat]) continue;
@@ -116,12 +120,16 @@ export class Comings {
           next = Math.min(next, due);
           continue;
         }
+        if (!standIns) {
+          parts.push(this.line(t("leaving.away.two", { name: name(seat) }), `away-${seat}`));
+          continue;
+        }
         parts.push(this.line(t("leaving.away", { name: name(seat) }), `away-${seat}`));
         parts.push(this.button(t("leaving.stand_in", { name: name(seat) }), `stand-in-${seat}`,
           t("leaving.stand_in_for", { name: name(seat) }), () => this.page.send({ type: "stand_in", seat })));
       }
       if (next !== Infinity) this.timer = setTimeout(() => this.draw(this.page.current), next + 50);
-      if (state.seat === HOST) parts.push(...this.hostParts(state, name));
+      if (standIns && state.seat === HOST) parts.push(...this.hostParts(state, name));
     }
     this.box.replaceChildren(...parts);
     this.box.hidden = parts.length === 0;

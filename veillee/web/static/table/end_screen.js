@@ -28,19 +28,21 @@ export function openEndScreen(dialog, state) {
   const typing = typingField();
   dialog.show();
   typing?.focus({ preventScroll: true });
-  bringNotices(dialog);
+  bringComings(dialog);
 }
 
-/** While a screen lies over the top of the table, the notices laid there (who has left and the
- * button that lets the computer play for them, the push offer) come into it, at its foot, so
- * that nothing the table asks of this seat is hidden under it; they go back once it closes. */
-function bringNotices(dialog) {
-  const notices = document.querySelector(".table > .notices");
-  if (!notices) return;
-  const mark = document.createComment("notices");
-  notices.replaceWith(mark);
-  dialog.append(notices);
-  dialog.addEventListener("close", () => mark.replaceWith(notices), { once: true });
+/** While a screen lies over the top of the table, the comings and goings laid there (who has
+ * left, and the button that lets the computer play for them) come into it, at its end, so that
+ * nothing the table asks of this seat is hidden under it; they go back once it closes. (The
+ * push offer stays where it is: it comes unasked, and in the screen it would move the buttons
+ * under the finger.) */
+function bringComings(dialog) {
+  const comings = document.querySelector(".notices > #comings");
+  if (!comings) return;
+  const mark = document.createComment("comings");
+  comings.replaceWith(mark);
+  dialog.append(comings);
+  dialog.addEventListener("close", () => mark.replaceWith(comings), { once: true });
 }
 
 /** The end screen's foot at a shared table: `text` says whom the next deal waits for (the
