@@ -115,6 +115,19 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+@pytest.fixture(scope="module")
+def leaving_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server (test hooks on, a quick computer) where a person away for one second has left
+    (``stand_in_after_s``): for the tests of friends coming and going."""
+    settings = make_settings(tmp_path_factory.mktemp("leaving"))
+    settings.test_hooks = True
+    settings.bot_delay_ms = 50
+    settings.trick_pause_ms = 50
+    settings.stand_in_after_s = 1.0
+    with serving(settings) as url:
+        yield url
+
+
 @pytest_asyncio.fixture(scope="session")
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as p:

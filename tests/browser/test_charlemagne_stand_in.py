@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -20,8 +20,6 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.charlemagne_player import answer
-from tests.browser.conftest import serving
-from tests.conftest import make_settings
 
 WEST = 3
 PARTNER = 2
@@ -29,14 +27,8 @@ PARTNER = 2
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    settings = make_settings(tmp_path_factory.mktemp("stand-in"))
-    settings.test_hooks = True
-    settings.bot_delay_ms = 50
-    settings.trick_pause_ms = 50
-    settings.stand_in_after_s = 1.0
-    with serving(settings) as url:
-        yield url
+def server(leaving_server: str) -> str:
+    return leaving_server
 
 
 @pytest_asyncio.fixture

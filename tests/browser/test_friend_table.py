@@ -5,14 +5,12 @@ count is said on the count."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.browser.accessibility import axe_violations
 from tests.browser.chat_page import chat_texts, say_in_chat
-from tests.browser.conftest import console_errors, serving
+from tests.browser.conftest import console_errors
 from tests.browser.friend_table import (
     make_shared_table,
     open_link,
@@ -21,7 +19,6 @@ from tests.browser.friend_table import (
     sit,
     table_state,
 )
-from tests.conftest import make_settings
 
 
 async def test_two_friends_play_a_best_of_3_match_through_the_link(
@@ -194,20 +191,8 @@ async def test_the_link_box_holds_the_link_from_the_first_frame(
     assert {value for _, _, value in seen} == {link}
 
 
-@pytest.fixture(scope="module")
-def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server whose friends count as gone after a second away (``stand_in_after_s``)."""
-    settings = make_settings(tmp_path_factory.mktemp("friend-gone"))
-    settings.test_hooks = True
-    settings.bot_delay_ms = 50
-    settings.trick_pause_ms = 50
-    settings.stand_in_after_s = 1.0
-    with serving(settings) as url:
-        yield url
-
-
 async def test_a_friend_gone_at_the_count_is_said_on_the_count(
-    quick_server: str, browser: Browser
+    leaving_server: str, browser: Browser
 ) -> None:
     # Two friends play a partie to its count; the friend closes the tab. The count lies over
     # the friend's badge, and the next partie waits for them: the count says they are gone,
@@ -215,9 +200,9 @@ async def test_a_friend_gone_at_the_count_is_said_on_the_count(
     ctx = [await browser.new_context(locale="en-GB") for _ in range(2)]
     try:
         host, friend = [await c.new_page() for c in ctx]
-        table = await people_table(host, quick_server, shared=True)
-        await sit(host, quick_server, table, 0)
-        await sit(friend, quick_server, table, 1)
+        table = await people_table(host, leaving_server, shared=True)
+        await sit(host, leaving_server, table, 0)
+        await sit(friend, leaving_server, table, 1)
         await play_until([host, friend], "count")
         await friend.close()
         count = host.get_by_test_id("count")
@@ -228,7 +213,7 @@ async def test_a_friend_gone_at_the_count_is_said_on_the_count(
         await count.get_by_test_id("next-partie").click()
         await expect(count.locator(".ready-line")).to_contain_text("friend")
         back = await ctx[1].new_page()
-        await sit(back, quick_server, table, 1, cards=0)
+        await sit(back, leaving_server, table, 1, cards=0)
         await expect(gone).to_have_count(0)
         await expect(back.locator("#table")).to_have_attribute("data-state", "count")
         await back.get_by_test_id("next-partie").click()
