@@ -54,7 +54,7 @@ export class Board {
 
   /** The seat inside a sentence of the page's ("your partner has left"). */
   seatInSentence(seat, state) {
-    return this.say.seatInSentence(state.view.deal, seat, state.seat);
+    return this.say.who(state.view.deal, seat, state.seat);
   }
 
   /** The other seats on the waiting screen: across the table first, then the left and the

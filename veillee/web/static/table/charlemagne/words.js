@@ -37,11 +37,6 @@ export class Words {
     return this.compass(deal, seat);
   }
 
-  /** A seat inside a sentence: "your partner" for the partner, else as seatLabel ("West"). */
-  seatInSentence(deal, seat, me) {
-    return place(seat, me) === "partner" ? this.t("charlemagne.label.partner.sentence") : this.seatLabel(deal, seat, me);
-  }
-
   /** A seat in one word, for captions: "You", "South", "East". */
   seatShort(deal, seat, me) {
     return place(seat, me) === "you" ? this.t("charlemagne.table.you") : this.compass(deal, seat);
