@@ -12,7 +12,8 @@ export function isOutbox(storageKey, sheetId) {
 
 /**
  * The entries of a sheet kept on this phone, oldest first: [{client_id, side, outcome, points,
- * refused?}]. An entry the server refused keeps its reason code in `refused` until dismissed.
+ * seen, refused?}]. `seen` is the sheet's version the page showed when the hand was entered.
+ * An entry the server refused keeps its reason code in `refused` until dismissed.
  */
 export function pending(sheetId) {
   try {
@@ -54,4 +55,26 @@ export function refuse(sheetId, clientId, reason) {
 /** Forget the entry with `clientId` (stored by the server, or refused). */
 export function drop(sheetId, clientId) {
   save(sheetId, pending(sheetId).filter((e) => e.client_id !== clientId));
+}
+
+// The sheet versions that stored this phone's own entries (the newest few), so that a page
+// opened again still tells its own rows from another phone's.
+const storedKey = (sheetId) => `veillee.scores.stored.${sheetId}`;
+const STORED_KEPT = 50;
+
+/** The versions of the sheet at which this phone's entries were stored, oldest first. */
+export function storedVersions(sheetId) {
+  try {
+    const list = JSON.parse(localStorage.getItem(storedKey(sheetId)) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Note that one of this phone's entries was stored at `version` of the sheet. */
+export function stored(sheetId, version) {
+  const list = storedVersions(sheetId).filter((v) => v !== version);
+  list.push(version);
+  localStorage.setItem(storedKey(sheetId), JSON.stringify(list.slice(-STORED_KEPT)));
 }

@@ -1,7 +1,17 @@
 // The sheet page: rows, totals, the outcome pad, corrections, End match, sharing, offline entry.
 import { LiveConnection, newClientId } from "../live/connection.js";
 import { findSheet, remember } from "./mine.js";
-import { drop, isOutbox, push, refuse, refusedEntries, waiting as queued } from "./outbox.js";
+import {
+  drop,
+  isOutbox,
+  pending,
+  push,
+  refuse,
+  refusedEntries,
+  stored,
+  storedVersions,
+  waiting as queued,
+} from "./outbox.js";
 import { renderPad } from "./pad.js";
 import { outcomeLabel, reason, seatName, t } from "./labels.js";
 import { registerServiceWorker } from "./sw-register.js";
@@ -23,6 +33,9 @@ let online = false;
 const acked = new Map(); // client id -> version that stored it
 let shownRows = -1; // rows on screen at the last render, to bring a new one into view
 let shownVersion = -1; // the sheet's version at the last render
+// A hand this phone entered just after another phone entered one it had not shown yet (two
+// phones scoring the same hand at once): {mine, other}, the two rows' versions, until settled.
+let twice = null;
 
 // A viewer has no End match button: tell it the match is decided without telling it to tap.
 function reasonFor(code) {
@@ -92,6 +105,9 @@ function renderRows(waiting) {
       hand.textContent = String(i + 1);
     }
     const row = view.rows[i];
+    if (twice && row && (row.version === twice.mine || row.version === twice.other)) {
+      tr.classList.add("twice");
+    }
     tr.append(hand, cell(seatName(view.status.dealers[i]), "col-dealer"));
     for (const side of [0, 1]) {
       const td = cell(String(points[side]), "col-side");
@@ -218,6 +234,7 @@ function render() {
   $("total-0").textContent = String(totals[0]);
   $("total-1").textContent = String(totals[1]);
   $("match-state").textContent = matchState(waiting);
+  showTwice();
   const banked = view.status.banked;
   const canWrite = scorer && !banked;
   const entries = canWrite ? offered(waiting) : [];
@@ -249,10 +266,26 @@ function render() {
   shownVersion = view.version;
 }
 
+// Whether `entry`, stored at `version`, was entered while another phone's hand was on its way
+// (stored after the version this page showed, before this one): the two rows' versions, or null.
+function enteredBeside(entry, version) {
+  if (typeof entry.seen !== "number") return null;
+  const mine = view.rows.find((row) => row.version === version);
+  if (!mine) return null;
+  const own = new Set(storedVersions(sheetId));
+  const other = view.rows.findLast(
+    (row) => row.version > entry.seen && row.version < version && !own.has(row.version),
+  );
+  return other ? { mine: version, other: other.version } : null;
+}
+
 function keep(next) {
   view = next;
+  const kept = pending(sheetId);
   for (const [clientId, version] of acked) {
     if (version <= view.version) {
+      const entry = kept.find((e) => e.client_id === clientId);
+      if (entry) twice = enteredBeside(entry, version) || twice;
       drop(sheetId, clientId);
       acked.delete(clientId);
     }
@@ -281,7 +314,7 @@ function hand(entry) {
 
 function enter(side, outcome, points) {
   say("");
-  const entry = { client_id: newClientId(), side, outcome, points };
+  const entry = { client_id: newClientId(), side, outcome, points, seen: view.version };
   push(sheetId, entry);
   render();
   hand(entry);
@@ -296,6 +329,36 @@ window.addEventListener("storage", (event) => {
   for (const entry of queued(sheetId)) hand(entry);
   render();
 });
+
+// Two phones entered a hand at once: say so beside the pad, with this phone's row to delete.
+function showTwice() {
+  const rowOf = (version) => view.rows.findIndex((row) => row.version === version);
+  const mine = twice ? rowOf(twice.mine) : -1;
+  const other = twice ? rowOf(twice.other) : -1;
+  if (mine < 0 || other < 0 || view.status.banked || !scorer) twice = null;
+  $("twice").hidden = !twice;
+  if (!twice) return;
+  const what = (i) => {
+    const row = view.rows[i];
+    const points = view.status.rows[i];
+    return t("scores.twice.hand", {
+      side: view.sides[row.side],
+      outcome: outcomeLabel(row.outcome, view.settings),
+      points: Math.max(...points),
+    });
+  };
+  $("twice-text").textContent = t("scores.twice", {
+    other: other + 1,
+    other_hand: what(other),
+    mine: mine + 1,
+    mine_hand: what(mine),
+  });
+  $("twice-delete").textContent = t("scores.twice.delete", { n: mine + 1 });
+  $("twice-delete").onclick = () => {
+    if (change({ type: "delete", index: mine, row_version: twice.mine })) twice = null;
+    render();
+  };
+}
 
 // Corrections, undo, race to ten and End match need the network.
 function change(message) {
@@ -415,6 +478,9 @@ const link = new LiveConnection({
   showsOwnChanges: true, // pending rows are on the sheet: an undo after them undoes the last
   onSnapshot: (msg) => keep(msg.sheet),
   onAck(msg) {
+    if (!msg.duplicate && pending(sheetId).some((e) => e.client_id === msg.client_id)) {
+      stored(sheetId, msg.version); // one of this phone's hands is the row of that version
+    }
     acked.set(msg.client_id, msg.version);
     if (view && msg.version <= view.version) keep(view);
   },
@@ -456,6 +522,10 @@ $("race").addEventListener("change", (event) => {
   if (!change({ type: "setting", name: "race_to_ten", value, version: view.version })) render();
 });
 $("edit-cancel").addEventListener("click", () => $("edit-dialog").close());
+$("twice-keep").addEventListener("click", () => {
+  twice = null;
+  render();
+});
 $("share").addEventListener("click", () => {
   links();
   $("share-dialog").showModal();
