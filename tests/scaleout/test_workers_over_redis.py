@@ -30,9 +30,9 @@ from veillee.workers import Decision, streams
 @pytest.fixture(autouse=True)
 def fresh_queue(redis_url: str) -> Iterator[None]:
     r = redis_sync.Redis.from_url(redis_url)
-    r.delete(streams.JOBS)
+    r.delete(*streams.STREAMS)
     yield
-    r.delete(streams.JOBS)
+    r.delete(*streams.STREAMS)
 
 
 @contextmanager
@@ -59,11 +59,16 @@ def worker(redis_url: str, name: str) -> Iterator[subprocess.Popen[bytes]]:
 
 @asynccontextmanager
 async def server(
-    tmp_path: Path, pg_url: str, redis_url: str, bot_delay_ms: int = 0
+    tmp_path: Path,
+    pg_url: str,
+    redis_url: str,
+    bot_delay_ms: int = 0,
+    search_budgets: dict[str, int] | None = None,
 ) -> AsyncIterator[FastAPI]:
     """A server process's app that asks its decisions of the workers over Redis."""
     settings = make_settings(tmp_path)
     settings.bot_delay_ms = bot_delay_ms
+    settings.search_budgets = search_budgets or {}
     settings.database_url, settings.redis_url, settings.deciders = pg_url, redis_url, "redis"
     app = create_app(settings)
     async with app.router.lifespan_context(app):
@@ -142,3 +147,51 @@ async def test_two_servers_and_two_workers_finish_computer_matches_once_each(
         r = redis_sync.Redis.from_url(redis_url)
         assert r.xlen(streams.JOBS) == 0
         assert r.xpending(streams.JOBS, streams.GROUP)["pending"] == 0
+
+
+async def test_a_worker_takes_the_usual_levels_jobs_before_searches_asked_earlier(
+    redis_url: str,
+) -> None:
+    r = redis_sync.Redis.from_url(redis_url, decode_responses=True)
+    await streams._ensure_group_sync(redis_url)
+    for i in range(2):
+        r.xadd(streams.SEARCHES, {"id": f"s{i}"})
+    r.xadd(streams.JOBS, {"id": "u"})
+    taken = []
+    for _ in range(3):
+        ((stream, entry_id, fields),) = streams._take(r, "w", claim_ms=60_000)
+        taken.append((stream, fields["id"]))
+        r.xack(stream, streams.GROUP, entry_id)
+    assert taken == [(streams.JOBS, "u"), (streams.SEARCHES, "s0"), (streams.SEARCHES, "s1")]
+    # A search taken and left unanswered by a worker that died is taken over, before new jobs.
+    r.xadd(streams.SEARCHES, {"id": "s2"})
+    r.xreadgroup(streams.GROUP, "dead", {streams.SEARCHES: ">"}, count=1)
+    r.xadd(streams.JOBS, {"id": "u2"})
+    ((stream, _, fields),) = streams._take(r, "w", claim_ms=0)
+    assert (stream, fields["id"]) == (streams.SEARCHES, "s2")
+
+
+async def test_a_strong_table_is_searched_by_a_worker_over_redis(
+    tmp_path: Path, pg_url: str, redis_url: str
+) -> None:
+    asked: list[tuple[str, int]] = []
+    budgets = {"chouine": 8}  # a small search: the test is where it runs, not how well
+    async with server(tmp_path, pg_url, redis_url, search_budgets=budgets) as app:
+        deciders = app.state.tables.deciders
+        decide = deciders.decide
+
+        async def noted(job: Decision) -> Any:
+            asked.append((streams.stream_of(job), job.version))
+            return await decide(job)
+
+        deciders.decide = noted
+        with worker(redis_url, "w1"):
+            record, _ = await app.state.tables.create_table(
+                "chouine", (COMPUTER, COMPUTER), level="strong"
+            )
+            for _ in range(600):
+                if (await app.state.tables.load(record.id)).version >= 6:
+                    break
+                await asyncio.sleep(0.1)
+        assert (await app.state.tables.load(record.id)).version >= 6
+    assert asked and {stream for stream, _ in asked} == {streams.SEARCHES}

@@ -6,13 +6,17 @@ job to one worker, and ``XAUTOCLAIM`` gives a job whose worker died to another: 
 things this queue needs, with nothing more to install or keep in step (arq, the well-kept
 library on Redis, would add pickled calls, its own retries and a job store of its own).
 
-- A server process (:class:`StreamDeciders`) adds each job to :data:`JOBS` (fields ``id``,
-  ``job`` — :meth:`Decision.to_json <veillee.workers.jobs.Decision.to_json>` — and ``reply``,
-  the stream of its own answers) and waits for the answer on its reply stream.
+- A server process (:class:`StreamDeciders`) adds each job to the stream of its level
+  (:func:`stream_of`: the usual level's :data:`JOBS`, the strong level's searches
+  :data:`SEARCHES`; fields ``id``, ``job`` — :meth:`Decision.to_json
+  <veillee.workers.jobs.Decision.to_json>` — and ``reply``, the stream of its own answers) and
+  waits for the answer on its reply stream.
 - A worker (:func:`serve`) reads new jobs as a consumer of :data:`GROUP`, first taking over
   any job another consumer has held for ``claim_after_s`` without answering (it died
-  mid-search: ``XAUTOCLAIM``). It decides, then in one script answers (unless the job was
-  answered already) and acknowledges it, so that a job is answered once, whoever decided it.
+  mid-search: ``XAUTOCLAIM``), and the usual level's before the searches (:data:`STREAMS`, in
+  that order: a usual table's computer never waits behind searches asked before it, as in the
+  embedded pool). It decides, then in one script answers (unless the job was answered
+  already) and acknowledges it, so that a job is answered once, whoever decided it.
 - The answer (fields ``id``, ``action``, ``seconds``) settles the waiting job, once; a late
   second answer finds nobody waiting. What the server does with an answer (apply it only at the
   version asked) is the table's (:mod:`veillee.tables.computer`).
@@ -36,12 +40,16 @@ import socket
 import time
 from typing import Any
 
-from veillee.workers.jobs import Answer, Decision, decide
+from veillee.workers.jobs import USUAL, Answer, Decision, decide
 from veillee.workers.pool import PoolDeciders
 from veillee.workers.pushes import PushJob
 
 JOBS = "veillee:decisions"
-"""The stream of decision jobs."""
+"""The stream of the usual level's decision jobs."""
+SEARCHES = "veillee:decisions:searches"
+"""The stream of the other levels' decision jobs (the strong level's searches)."""
+STREAMS = (JOBS, SEARCHES)
+"""The job streams, in the order a worker serves them."""
 GROUP = "deciders"
 """The consumer group of the workers."""
 ANSWERED = "veillee:answered:"
@@ -100,7 +108,9 @@ class StreamDeciders:
         future = asyncio.get_running_loop().create_future()
         self._waiting[job_id] = future
         try:
-            await self._redis.xadd(JOBS, {"id": job_id, "job": job.to_json(), "reply": self.reply})
+            await self._redis.xadd(
+                stream_of(job), {"id": job_id, "job": job.to_json(), "reply": self.reply}
+            )
             return await future
         finally:
             self._waiting.pop(job_id, None)
@@ -154,13 +164,20 @@ class StreamDeciders:
             await self._redis.aclose()
 
 
+def stream_of(job: Decision) -> str:
+    """The stream ``job`` goes to: :data:`JOBS` for the usual level, else :data:`SEARCHES`."""
+    return JOBS if job.level == USUAL else SEARCHES
+
+
 async def ensure_group(redis: Any) -> None:
-    """Make the workers' consumer group on :data:`JOBS` (and the stream) unless it exists."""
-    try:
-        await redis.xgroup_create(JOBS, GROUP, id="0", mkstream=True)
-    except Exception as exc:
-        if "BUSYGROUP" not in str(exc):
-            raise
+    """Make the workers' consumer group on each of :data:`STREAMS` (and the stream) unless it
+    exists."""
+    for stream in STREAMS:
+        try:
+            await redis.xgroup_create(stream, GROUP, id="0", mkstream=True)
+        except Exception as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
 
 
 def serve(
@@ -180,33 +197,48 @@ def serve(
     asyncio.run(_ensure_group_sync(redis_url))
     answer = r.register_script(_ANSWER)
     claim_ms = int(claim_after_s * 1000)
-    log.info("veillee worker %s takes jobs from %s", name, JOBS)
+    log.info("veillee worker %s takes jobs from %s", name, ", ".join(STREAMS))
     while stop is None or not stop():
         entries = _take(r, name, claim_ms)
-        for entry_id, fields in entries:
+        for stream, entry_id, fields in entries:
             try:
                 job = Decision.from_json(fields["job"])
                 found = decide(job)
             except Exception:
                 log.exception("job %s could not be decided: dropped", fields.get("id"))
-                r.xack(JOBS, GROUP, entry_id)
-                r.xdel(JOBS, entry_id)
+                r.xack(stream, GROUP, entry_id)
+                r.xdel(stream, entry_id)
                 continue
             answer(
-                keys=[ANSWERED + fields["id"], fields["reply"], JOBS],
+                keys=[ANSWERED + fields["id"], fields["reply"], stream],
                 args=[name, fields["id"], found.action, f"{found.seconds:.6f}", GROUP, entry_id],
             )
 
 
-def _take(r: Any, name: str, claim_ms: int) -> list[tuple[str, dict[str, str]]]:
-    """A job taken over from a consumer that held it too long, or the next new one (waiting a
-    second at most)."""
-    claimed = r.xautoclaim(JOBS, GROUP, name, min_idle_time=claim_ms, start_id="0-0", count=1)
-    taken = [(entry_id, fields) for entry_id, fields in claimed[1] if fields]
-    if taken:
-        return taken
-    found = r.xreadgroup(GROUP, name, {JOBS: ">"}, count=1, block=1000)
-    return [(entry_id, fields) for _, entries in found or () for entry_id, fields in entries]
+def _take(r: Any, name: str, claim_ms: int) -> list[tuple[str, str, dict[str, str]]]:
+    """The next jobs to decide, as ``(stream, entry id, fields)``, in the order of
+    :data:`STREAMS`: one taken over from a consumer that held it too long, else a new one of
+    the first stream that has one, else whichever comes first (waiting a second at most: then
+    one of each stream at most, the usual level's first)."""
+    for stream in STREAMS:
+        claimed = r.xautoclaim(stream, GROUP, name, min_idle_time=claim_ms, start_id="0-0", count=1)
+        taken = [(stream, entry_id, fields) for entry_id, fields in claimed[1] if fields]
+        if taken:
+            return taken
+    for stream in STREAMS:
+        found = r.xreadgroup(GROUP, name, {stream: ">"}, count=1)
+        if found:
+            return _entries(found)
+    found = r.xreadgroup(GROUP, name, dict.fromkeys(STREAMS, ">"), count=1, block=1000)
+    return sorted(_entries(found), key=lambda entry: STREAMS.index(entry[0]))
+
+
+def _entries(found: Any) -> list[tuple[str, str, dict[str, str]]]:
+    return [
+        (stream, entry_id, fields)
+        for stream, entries in found or ()
+        for entry_id, fields in entries
+    ]
 
 
 async def _ensure_group_sync(redis_url: str) -> None:
