@@ -16,8 +16,13 @@ export function isOutbox(storageKey, sheetId) {
  * An entry the server refused keeps its reason code in `refused` until dismissed.
  */
 export function pending(sheetId) {
+  return readList(key(sheetId));
+}
+
+// A list kept in localStorage under `storageKey` ([] when missing or unreadable).
+function readList(storageKey) {
   try {
-    const list = JSON.parse(localStorage.getItem(key(sheetId)) || "[]");
+    const list = JSON.parse(localStorage.getItem(storageKey) || "[]");
     return Array.isArray(list) ? list : [];
   } catch {
     return [];
@@ -64,12 +69,7 @@ const STORED_KEPT = 50;
 
 /** The versions of the sheet at which this phone's entries were stored, oldest first. */
 export function storedVersions(sheetId) {
-  try {
-    const list = JSON.parse(localStorage.getItem(storedKey(sheetId)) || "[]");
-    return Array.isArray(list) ? list : [];
-  } catch {
-    return [];
-  }
+  return readList(storedKey(sheetId));
 }
 
 /** Note that one of this phone's entries was stored at `version` of the sheet. */
