@@ -175,13 +175,11 @@ function matchState(waiting) {
 }
 
 // §A2: the settings are shown on the sheet; built from the view, so any preset's settings show.
-// The sheet's settings in a line; a live setting (race to ten) is left to its switch where the
-// switch shows (a scorer's sheet still in play), and said here elsewhere (a viewer, a banked
-// sheet: otherwise nothing would say why the match ran past its hands).
-function settingsLine(switches) {
+// Every setting is in the line, a live one (race to ten) too: the line is the sheet's summary,
+// read on its own, and a scorer's switch for it is a control, not the summary.
+function settingsLine() {
   const parts = [t(`scores.preset.${view.preset}`)];
   for (const [name, value] of Object.entries(view.settings)) {
-    if (switches && view.live_settings.includes(name)) continue; // shown as a switch
     let shown;
     if (value === true || value === false) shown = t(value ? "scores.on" : "scores.off");
     else if (typeof value === "number") shown = String(value);
@@ -207,7 +205,7 @@ function offered(waiting) {
 
 function render() {
   if (!view) return;
-  $("settings-line").textContent = settingsLine(scorer && !view.status.banked);
+  $("settings-line").textContent = settingsLine();
   const waiting = queued(sheetId);
   $("sheet").setAttribute("aria-busy", "false");
   $("side-name-0").textContent = view.sides[0];
