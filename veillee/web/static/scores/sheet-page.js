@@ -385,6 +385,14 @@ async function makeViewer() {
   }
 }
 
+// The network banner sticks to the top of the screen and takes its own room there: the sheet's
+// column headings, which stick to the top as well, stick below it rather than under it.
+new ResizeObserver(() => {
+  const banner = $("net");
+  const room = banner.hidden ? 0 : banner.getBoundingClientRect().height;
+  document.body.style.setProperty("--net-room", `${room}px`);
+}).observe($("net"));
+
 function showNet(status) {
   if (status === "lost") return; // the token was refused or the sheet is gone: the error says so
   const state = status === "back" ? "online" : status;
