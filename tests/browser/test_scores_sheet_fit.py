@@ -1,5 +1,6 @@
-"""The SquareScores sheet page on small phones (360×640, 390×844): the network banner takes its
-own room, above the column headings, and its coming moves nothing of the pad."""
+"""The SquareScores sheet page on small phones (320×568 to 390×844): rows enough in sight above a
+pad that is whole on the screen, every button a thumb's size; the network banner takes its own
+room, above the column headings, and its coming moves nothing of the pad."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page, expect
 
+from tests.browser.tap_targets import clipped, out_of_view, small_targets, words_broken
 from tests.browser.test_scores import pad_button
 
 SIZES = [(360, 640), (390, 844)]
@@ -73,7 +75,7 @@ async def test_the_offline_banner_covers_no_heading_and_moves_no_button(
     await expect(page.locator("body")).to_have_attribute("data-net", "offline")
     banner = page.locator("#net")
     await expect(banner).to_be_visible()
-    assert await pad_button(page, 0, "won").bounding_box() == pad_before
+    assert await pad_button(page, 0, "won").bounding_box() == pad_before, pad_before
 
     # Offline, rows are still entered: enough for the sheet to scroll, its headings stuck at top.
     for n in range(8):
@@ -95,5 +97,55 @@ async def test_the_offline_banner_covers_no_heading_and_moves_no_button(
         for heading in await boxes(page, headings):
             assert heading["y"] >= -0.5, (scroll, heading)  # each heading in sight
             assert not overlap(shown, heading), (scroll, shown, heading)
-        for control in await boxes(page, "#dock, #race-wrap"):
+        for control in await boxes(page, "#dock" if scroll != "0" else "#dock, #race-wrap"):
             assert not overlap(shown, control), (scroll, shown, control)
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+@pytest.mark.parametrize(
+    ("size", "rows"),
+    [((360, 640), 5), ((390, 844), 5), ((320, 568), 4)],
+    ids=["360x640", "390x844", "320x568"],
+)
+async def test_rows_enough_show_above_a_pad_whole_on_the_screen(
+    live_server: str, browser: Browser, size: tuple[int, int], rows: int, locale: str
+) -> None:
+    # At 360×640 the pad, its actions and the race switch took two thirds of the screen: two
+    # rows and a half showed above it.
+    width, height = size
+    ctx = await browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, locale=locale
+    )
+    try:
+        page = await ctx.new_page()
+        await start_racing_sheet(page, live_server)
+        await enter_hands(page, 9)
+        head = await page.locator("#side-name-0").bounding_box()
+        dock = await page.locator("#dock").bounding_box()
+        assert head and dock
+        # the headings are stuck at the top (the sheet has scrolled to its newest row)
+        assert abs(head["y"]) < 1, head
+        in_sight = [
+            box
+            for box in await boxes(page, "#rows tr")
+            if box["y"] >= head["y"] + head["height"] - 1
+            and box["y"] + box["height"] <= dock["y"] + 1
+        ]
+        assert len(in_sight) >= rows, (len(in_sight), head, dock)
+        newest = await page.locator("#rows tr").last.bounding_box()
+        assert newest and newest["y"] + newest["height"] <= dock["y"] + 1, (newest, dock)
+        # the whole pad and its actions are on the screen, none cut, all thumb-sized
+        controls = [
+            "#pad button.outcome",
+            "#pad .pad-title",
+            "#actions button",
+            "#total-0",
+            "#total-1",
+        ]
+        assert await out_of_view(page, controls) == []
+        assert await clipped(page, ["#pad button.outcome", "#actions button"]) == []
+        assert await words_broken(page, ["#pad button.outcome", "#match-state"]) == []
+        assert await small_targets(page) == []
+        assert await page.locator("#pad button.outcome").count() == 10
+    finally:
+        await ctx.close()
