@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 
 from playwright.async_api import Browser, BrowserContext, Page, expect
@@ -134,7 +135,11 @@ async def test_four_friends_play_two_hands_through_their_seat_links(
                 await expect(page.get_by_test_id("hand-end")).to_be_visible()
                 await page.get_by_test_id("next-hand").click()
                 await expect(page.get_by_test_id("ready-line")).to_have_text(
-                    "Waiting for: East, Partner, West"
+                    "Waiting for East, your partner, and West…"
+                )
+                # ... and each of the others, that it waits for them too.
+                await expect(players[2].get_by_test_id("ready-line")).to_have_text(
+                    "Waiting for you, East, and West…"
                 )
                 await expect(page.get_by_test_id("next-hand")).to_be_disabled()
                 # While it waits, the chat stays in reach: the first ready asks the others.
@@ -162,7 +167,9 @@ async def test_four_friends_play_two_hands_through_their_seat_links(
                     await each.get_by_test_id("next-hand").click()
                     # From the click on, the foot no longer waits for this seat (not even for
                     # the moment before the server answers the last seat with the next deal).
-                    await expect(each.get_by_test_id("ready-line")).not_to_contain_text("You")
+                    await expect(each.get_by_test_id("ready-line")).not_to_contain_text(
+                        re.compile(r"\byou\b")
+                    )
                     acted = True
             if not acted:
                 await asyncio.sleep(0.03)

@@ -21,6 +21,7 @@ from tests.browser.charlemagne_player import (
     open_scripted,
     table_attr,
 )
+from tests.browser.chouine_page import new_phone
 from tests.browser.conftest import LIVE_LOG, console_errors, live_said, serving
 from tests.browser.tap_targets import clipped, out_of_view, words_broken
 from tests.conftest import make_settings
@@ -407,6 +408,41 @@ async def test_jokers_are_a_star_lettered_big_or_little(
         await expect(card).to_have_attribute("aria-label", re.compile(f"^{word[0]} {word}, {name}"))
         assert await card.locator("svg polygon").count() == 3  # a star and two corner stars
         assert word in await card.locator("svg text").all_text_contents()
+
+
+CLEARANCE = """card => {
+    // How far (in px on the screen) a joker's word keeps from each other thing drawn on the
+    // card (its stars and corner letters): the larger of the gaps across and down between
+    // their boxes (negative when they overlap).
+    const word = card.querySelector(".card-joker-word").getBoundingClientRect();
+    const others = card.querySelectorAll("svg polygon, svg .card-index text, svg .card-index use");
+    return [...others].map((node) => {
+        const r = node.getBoundingClientRect();
+        const across = Math.max(r.left - word.right, word.left - r.right);
+        const down = Math.max(r.top - word.bottom, word.top - r.bottom);
+        return Math.round(Math.max(across, down) * 10) / 10;
+    });
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(360, 640), (390, 844)], ids=["360x640", "390x844"])
+async def test_a_jokers_word_keeps_clear_of_its_stars_in_a_phones_hand(
+    hooked_server: str, browser: Browser, size: tuple[int, int], lang: str
+) -> None:
+    # At 360 px the corner star of the lower corner touched GRAND (and LITTLE).
+    ctx = await new_phone(browser, size, lang)
+    try:
+        page = await ctx.new_page()
+        await open_scripted(page, hooked_server, JOKER_DEAL, dealer=3, lang=lang)
+        await decision(page, -1)
+        for code in ("BJ", "LJ"):
+            card = page.locator(f'#hand button.card[data-card="{code}"]')
+            gaps = await card.evaluate(CLEARANCE)
+            assert len(gaps) == 5  # three stars, two corner letters
+            assert min(gaps) >= 1, (code, gaps)
+    finally:
+        await ctx.close()
 
 
 async def test_french_table_uses_no_break_spaces_and_french_words(

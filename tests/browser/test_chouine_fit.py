@@ -2,9 +2,13 @@
 390×844, 568×320 (sideways) and 1280×800 the whole hand and the turn line are in view as the
 table opens, nothing scrolls sideways, the top bar is one line, every tap target is at least
 44 × 44 px (the menu's too), no region of the table overlaps another, and every turn line and
-every refusal the catalogs hold fits the room kept for it."""
+every refusal the catalogs hold fits the room kept for it; the other side's declarations all
+show, however many, in the one row kept for them."""
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page, expect
@@ -142,3 +146,78 @@ async def test_trick_viewer_cards_are_readable_on_a_phone(live_server: str, phon
         box = await cards.nth(i).bounding_box()
         assert box is not None and box["width"] >= 56
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+MARIAGE = {"kind": "mariage", "suit": "H", "points": 20, "cards": ["KH", "QH"]}
+TIERCE = {"kind": "tierce", "suit": "S", "points": 30, "cards": ["KS", "QS", "JS"]}
+QUINTE = {"kind": "quinte", "suit": None, "points": 50, "cards": ["AH", "AD", "TD", "TC", "AC"]}
+
+CHIPS_SHOWN = """(list) => {
+    // The chips of ``list`` not wholly inside it and the screen, and whether it scrolls.
+    const box = list.getBoundingClientRect();
+    const out = [];
+    for (const chip of list.children) {
+        const r = chip.getBoundingClientRect();
+        const inside = r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+            && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5 && r.right <= innerWidth;
+        if (!inside) out.push(chip.getAttribute("aria-label"));
+    }
+    if (list.scrollWidth > list.clientWidth + 1) out.push("the row scrolls");
+    return out;
+}"""
+
+
+def declaring(declarations: list[list[dict[str, Any]]]) -> Any:
+    """A websocket route that hands the page every state with these declarations (yours, the
+    other side's), as a deal that far on would."""
+
+    async def relay(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            state = json.loads(message)
+            if state["type"] == "state":
+                state["view"]["deal"]["declarations"] = declarations
+            ws.send(json.dumps(state))
+
+        to_server.on_message(to_page)
+
+    return relay
+
+
+def declaration_cases() -> list[tuple[tuple[int, int], str, list[dict[str, Any]]]]:
+    two = [(size, lang, [MARIAGE, TIERCE]) for size in SIZES for lang in ("en", "fr")]
+    three = [(size, "fr", [MARIAGE, TIERCE, QUINTE]) for size in [(360, 640), (390, 844)]]
+    return two + three
+
+
+@pytest.mark.parametrize(
+    ("size", "lang", "theirs"),
+    declaration_cases(),
+    ids=[f"{w}x{h}-{lang}-{len(d)}" for (w, h), lang, d in declaration_cases()],
+)
+async def test_every_declaration_of_the_other_side_is_in_sight(
+    live_server: str,
+    browser: Browser,
+    size: tuple[int, int],
+    lang: str,
+    theirs: list[dict[str, Any]],
+) -> None:
+    # A tester at 360 px saw the computer's mariage and half its tierce: the row scrolled.
+    ctx = await new_phone(browser, size, lang)
+    try:
+        page = await ctx.new_page()
+        await page.route_web_socket("**/ws/tables/*", declaring([[MARIAGE], theirs]))
+        await open_computer_table(page, live_server)
+        await my_turn(page, -1)
+        chips = page.get_by_test_id("opponent-declarations").locator("li")
+        await expect(chips).to_have_count(len(theirs))
+        for side in ("opponent-declarations", "my-declarations"):
+            found = await page.get_by_test_id(side).evaluate(CHIPS_SHOWN)
+            assert found == [], (side, found)
+        # each chip still says its points (the name may give way to them)
+        for chip, decl in zip(await chips.all(), theirs, strict=True):
+            assert str(decl["points"]) in await chip.inner_text()
+        assert await page.evaluate(OVERLAPS, REGIONS) == []
+    finally:
+        await ctx.close()

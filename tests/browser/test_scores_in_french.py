@@ -35,7 +35,7 @@ async def test_corrections_race_to_ten_and_an_early_end_in_french(
     # French spacing before the colon, in the start form's order
     await expect(page.locator("#settings-line")).to_have_text(
         "Aluette · Donnes par partie : 5 · Égalité après la dernière donne : L'égalité reste · "
-        "Mordienne (2 points) : non · Abandon : oui"
+        "Mordienne (2 points) : non · Abandon : oui · Course à dix (mordienne annoncée) : non"
     )
     await expect(page.locator("#undo")).to_have_text("Défaire")  # "Annuler" reads as Cancel
     await page.locator("#share").tap()

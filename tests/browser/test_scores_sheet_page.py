@@ -1,7 +1,8 @@
 """The SquareScores sheet page on a phone: the newest row and the totals show above the pad, a
 double tap on the last hand's outcome enters it once (Undo does not move up under the finger),
 the edit dialog shows the row's outcome with the sides lined up, an unknown sheet shows only
-a message and a way to start one, and so does a swept one, saying it is gone."""
+a message and a way to start one, and so does a swept one, saying it is gone; the settings line
+lists every setting, race to ten included while its switch shows."""
 
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ async def test_edit_dialog_shows_the_current_outcome_and_lines_up_the_sides(
     await start_sheet(phone, live_server)
     await expect(phone.locator("#settings-line")).to_have_text(
         "Aluette · Hands per match: 5 · Tie after the last hand: The tie stands · "
-        "Mordienne (2 points): on · Surrender: on"
+        "Mordienne (2 points): on · Surrender: on · Race to ten (announced mordienne): off"
     )
     await pad_button(phone, 1, "mordienne").tap()
     await phone.get_by_role("button", name="Hand 1", exact=True).tap()
@@ -93,6 +94,44 @@ async def test_edit_dialog_shows_the_current_outcome_and_lines_up_the_sides(
         b = await right.nth(i).bounding_box()
         assert a and b and abs(a["y"] - b["y"]) < 1 and abs(a["height"] - b["height"]) < 1
     await phone.locator("#edit-cancel").tap()
+
+
+@pytest.mark.parametrize(
+    ("locale", "line"),
+    [
+        (
+            "en-GB",
+            "Aluette · Hands per match: 5 · Tie after the last hand: The tie stands · "
+            "Mordienne (2 points): on · Surrender: on · Race to ten (announced mordienne): on",
+        ),
+        (
+            "fr-FR",
+            "Aluette · Donnes par partie\u00a0: 5 · Égalité après la dernière donne\u00a0: "
+            "L'égalité reste · Mordienne (2 points)\u00a0: oui · Abandon\u00a0: oui · "
+            "Course à dix (mordienne annoncée)\u00a0: oui",
+        ),
+    ],
+)
+async def test_a_scorers_settings_line_lists_race_to_ten_while_its_switch_shows(
+    live_server: str, browser: Browser, locale: str, line: str
+) -> None:
+    # A tester read the line on a scorer's sheet as the sheet's settings and missed the race,
+    # which was left to its switch, out of sight below the pad on a small phone.
+    ctx = await browser.new_context(
+        viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True, locale=locale
+    )
+    try:
+        phone = await ctx.new_page()
+        await phone.goto(live_server + "/scores")
+        await phone.locator("#start").tap()
+        await expect(phone.locator("body")).to_have_attribute("data-net", "online")
+        await phone.locator("#race").check()
+        await expect(phone.locator("body")).to_have_attribute("data-version", "1")
+        await expect(phone.locator("#race-wrap")).to_be_visible()
+        # the exact text: French has its no-break space before each colon
+        assert await phone.locator("#settings-line").evaluate("(p) => p.textContent") == line
+    finally:
+        await ctx.close()
 
 
 async def test_an_unknown_sheet_shows_only_a_message_and_a_way_to_start_one(

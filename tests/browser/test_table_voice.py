@@ -4,7 +4,8 @@ flags): the maker switches voice on from the menu, seats join, each page's conne
 the bytes; a seat that has not joined is sent no signalling, a visitor without a seat has no
 voice; switching voice off closes every page's connections; a connection that cannot be made
 (no ICE candidate gathered) is given up after the server's ``voice_connect_timeout_s``, tried
-again twice, then said in words."""
+again twice, then said in words. On a phone, the top bar with voice on holds every item whole,
+on one line, none over another nor off the screen."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 
 from tests.browser.accessibility import axe_violations
+from tests.browser.chouine_page import LOCALES
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, serving
+from tests.browser.tap_targets import bar_lines, clipped, out_of_view, small_targets
 from tests.conftest import make_settings
 
 WEBRTC_ARGS = [
@@ -378,3 +381,74 @@ async def test_voice_that_cannot_connect_says_no_connection_could_be_made(
     finally:
         for ctx, _, _ in opened:
             await ctx.close()
+
+
+BAR_OVERLAPS = """() => {
+    // Pairs of the top bar's shown items whose boxes overlap.
+    const bar = document.querySelector(".topbar");
+    const items = [...bar.children].filter((n) => n.checkVisibility());
+    const boxes = items.map((n) => [n.className || n.tagName, n.getBoundingClientRect()]);
+    const out = [];
+    for (let i = 0; i < boxes.length; i += 1) {
+        for (let j = i + 1; j < boxes.length; j += 1) {
+            const [a, b] = [boxes[i][1], boxes[j][1]];
+            const meet = a.left < b.right - 0.5 && b.left < a.right - 0.5;
+            if (meet) out.push(`${boxes[i][0]} / ${boxes[j][0]}`);
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(360, 640), (390, 844), (320, 568)], ids=["360", "390", "320"])
+@pytest.mark.parametrize(("game", "seats"), [("chouine", 2), ("charlemagne", 4)])
+async def test_with_voice_on_the_top_bar_holds_everything_whole_on_a_phone(
+    voice_browser: Browser,
+    live_server: str,
+    game: str,
+    seats: int,
+    size: tuple[int, int],
+    lang: str,
+) -> None:
+    # With voice on (and muted: the longest words), the bar held the game's name, the score,
+    # the voice button with its words, the chat button and the menu: at 360 px the name was cut
+    # to nothing, at 320 px the menu was off the screen.
+    table_id, tokens = await shared_table(live_server, game, seats)
+    ctx = await voice_browser.new_context(
+        locale=LOCALES[lang],
+        viewport={"width": size[0], "height": size[1]},
+        has_touch=True,
+        is_mobile=True,
+    )
+    await ctx.add_init_script(
+        f"sessionStorage.setItem({json.dumps('veillee.seat.' + table_id)}, {json.dumps(tokens[0])})"
+    )
+    try:
+        page = await ctx.new_page()
+        await page.goto(f"{live_server}/{game}/table/{table_id}")
+        await expect(page.locator("#table")).not_to_have_attribute("data-version", "-1")
+        await switch_voice(page, in_menu=True)
+        for step in ("on", "joined", "muted"):
+            if step == "joined":
+                await join_voice(page)
+            if step == "muted":
+                await page.get_by_test_id("voice-button").click()  # the panel opens again
+                await page.get_by_test_id("voice-mute").click()
+                await expect(page.get_by_test_id("voice-mute")).to_have_attribute(
+                    "aria-pressed", "true"
+                )
+            if await page.get_by_test_id("voice").get_attribute("open") is not None:
+                await page.get_by_test_id("voice-button").click()  # the panel closed
+            await expect(page.get_by_test_id("voice-button")).to_be_visible()
+            await expect(page.get_by_test_id("chat-toggle")).to_be_visible()
+            assert await bar_lines(page) == 1, step
+            assert await page.evaluate(BAR_OVERLAPS) == [], step
+            assert await out_of_view(page, [".topbar > *:not([hidden])"]) == [], step
+            whole = [".topbar-game", ".topbar-middle", "#score", ".voice > summary"]
+            assert await clipped(page, whole) == [], step
+            assert await small_targets(page) == [], step
+            # the score is always there; the game's name, when it shows, whole
+            await expect(page.get_by_test_id("score")).to_be_visible()
+    finally:
+        await ctx.close()

@@ -13,8 +13,10 @@ export function renderPad(container, sides, choices, settings, onPick) {
     const group = document.createElement("div");
     group.className = `pad-side pad-side-${side}`;
     group.setAttribute("role", "group");
-    // one grid row per button (subgrid), so the two sides' buttons line up across the pad
-    group.style.gridRow = `span ${mine.length + 1}`;
+    // the grid rows the side spans (subgrid), so the two sides' buttons line up across the pad:
+    // its title and one a button, or on a short screen one a pair of buttons (scores.css)
+    group.style.setProperty("--rows", String(mine.length + 1));
+    group.style.setProperty("--pair-rows", String(Math.ceil(mine.length / 2) + 1));
     const title = document.createElement("p");
     title.className = "pad-title";
     title.textContent = t("scores.enter_for", { side: sides[side] });

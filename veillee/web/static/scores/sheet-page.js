@@ -191,13 +191,11 @@ function matchState(waiting) {
 }
 
 // §A2: the settings are shown on the sheet; built from the view, so any preset's settings show.
-// The sheet's settings in a line; a live setting (race to ten) is left to its switch where the
-// switch shows (a scorer's sheet still in play), and said here elsewhere (a viewer, a banked
-// sheet: otherwise nothing would say why the match ran past its hands).
-function settingsLine(switches) {
+// Every setting is in the line, a live one (race to ten) too: the line is the sheet's summary,
+// read on its own, and a scorer's switch for it is a control, not the summary.
+function settingsLine() {
   const parts = [t(`scores.preset.${view.preset}`)];
   for (const [name, value] of Object.entries(view.settings)) {
-    if (switches && view.live_settings.includes(name)) continue; // shown as a switch
     let shown;
     if (value === true || value === false) shown = t(value ? "scores.on" : "scores.off");
     else if (typeof value === "number") shown = String(value);
@@ -223,7 +221,7 @@ function offered(waiting) {
 
 function render() {
   if (!view) return;
-  $("settings-line").textContent = settingsLine(scorer && !view.status.banked);
+  $("settings-line").textContent = settingsLine();
   const waiting = queued(sheetId);
   $("sheet").setAttribute("aria-busy", "false");
   $("side-name-0").textContent = view.sides[0];
@@ -449,6 +447,14 @@ async function makeViewer() {
     say(reason("network"));
   }
 }
+
+// The network banner sticks to the top of the screen and takes its own room there: the sheet's
+// column headings, which stick to the top as well, stick below it rather than under it.
+new ResizeObserver(() => {
+  const banner = $("net");
+  const room = banner.hidden ? 0 : banner.getBoundingClientRect().height;
+  document.body.style.setProperty("--net-room", `${room}px`);
+}).observe($("net"));
 
 function showNet(status) {
   if (status === "lost") return; // the token was refused or the sheet is gone: the error says so

@@ -88,15 +88,18 @@ export function cardName(code, t, pack = "french") {
 
 // A joker: a star lettered BIG or LITTLE (the Big one larger and red, the Little one black; the
 // word tells them apart, not the colour), a small star and the word's initial in two corners.
+// The word lies between the large star and the lower corner's star with room on either side
+// (the corner star is above y 67.4 of the 90 units, the large star ends at y 51.6): it touched
+// the corner star at the size of a phone's hand.
 function jokerFace(code, t) {
   const big = code === "BJ";
   const svg = el("svg", { viewBox: "0 0 60 90", class: `card-face joker ${big ? "red" : "black"}`, "aria-hidden": "true", focusable: "false" });
   svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 88.5, rx: 5, class: "card-paper" }));
-  cornerIndexes(svg, t(`card.joker.short.${code}`), 13, () => el("polygon", { points: starPoints(7.5, 20, 4.5) }));
-  svg.append(el("polygon", { points: starPoints(30, 39, big ? 19 : 14) }));
+  cornerIndexes(svg, t(`card.joker.short.${code}`), 13, () => el("polygon", { points: starPoints(7.5, 19.5, 3.8) }));
+  svg.append(el("polygon", { points: starPoints(30, 37, big ? 18 : 14) }));
   // A space between the corner letter and the word, so the card's text reads "B BIG".
   svg.append(document.createTextNode(" "));
-  const word = el("text", { x: 30, y: 69, class: "card-joker-word", "text-anchor": "middle", "font-size": 10, "font-weight": 700, "letter-spacing": 0.5 });
+  const word = el("text", { x: 30, y: 63, class: "card-joker-word", "text-anchor": "middle", "font-size": 9, "font-weight": 700, "letter-spacing": 0.4 });
   word.textContent = t(`card.joker.word.${code}`);
   svg.append(word);
   return svg;

@@ -19,6 +19,24 @@ export function setUpMenu(menu) {
 }
 
 /**
+ * The top bar's game name gives way to the score and the buttons a table adds (chat, voice):
+ * where the bar leaves it too little room it is not shown at all, rather than shown cut.
+ * Measured again whenever the room changes (a button shown or hidden, the phone turned).
+ */
+export function fitGameName(bar) {
+  const name = bar?.querySelector(".topbar-game");
+  const middle = bar?.querySelector(".topbar-middle");
+  if (!name || !middle) return;
+  const fit = () => {
+    name.hidden = false;
+    name.hidden = name.scrollWidth > name.clientWidth + 1;
+  };
+  const room = new ResizeObserver(fit);
+  room.observe(middle); // it takes the room the name leaves, and gives it back
+  room.observe(name);
+}
+
+/**
  * "Leave the table" (`link`, to the game's page) asks first in `dialog` (#leave-confirm, with
  * #leave-text, #leave-yes, #leave-no), saying what leaving does: `words()` at the moment of
  * the tap (a shared seat is kept and the resume list finds it; a match against the computer

@@ -42,7 +42,7 @@ import { Chat, hasChat, typingField } from "./chat.js";
 import { Comings, standInsAllowed, tableLeft } from "./comings.js";
 import { EndScreen } from "./end_screen.js";
 import { Hand } from "./hand.js";
-import { setUpLeave, setUpMenu } from "./menu.js";
+import { fitGameName, setUpLeave, setUpMenu } from "./menu.js";
 import { Presence } from "./presence.js";
 import { TurnNotice } from "./push.js";
 import { RefusalLine } from "./refusal.js";
@@ -95,6 +95,7 @@ class TablePage {
     this.waiting = new Waiting(this);
     this.comings = new Comings(this);
     setUpMenu($("menu"));
+    fitGameName(document.querySelector(".topbar"));
     setUpLeave($("leave"), $("leave-confirm"), () => this.leaveWords(), () => this.leaveForGood());
     const token = seatToken(this.tableId) ?? (await sitDown(this));
     if (!token) return; // the page has said why

@@ -42,7 +42,11 @@ function micIcon() {
   for (const [name, value] of Object.entries({ x: "9", y: "3", width: "6", height: "11", rx: "3" })) body.setAttribute(name, value);
   const stand = document.createElementNS(ns, "path");
   stand.setAttribute("d", "M6 11a6 6 0 0 0 12 0M12 17v4M9 21h6");
-  svg.append(body, stand);
+  // muted: a slash across it (voice.css shows it), as well as the word
+  const slash = document.createElementNS(ns, "path");
+  slash.setAttribute("class", "voice-slash");
+  slash.setAttribute("d", "M4 3L20 21");
+  svg.append(body, stand, slash);
   return svg;
 }
 
@@ -274,6 +278,7 @@ export class Voice {
     this.muteButton.setAttribute("aria-pressed", String(this.muted));
     this.leaveButton.hidden = !this.joined;
     this.root.dataset.joined = String(this.joined);
+    this.root.dataset.muted = String(this.joined && this.muted);
     this.summaryText.textContent = t(this.joined && this.muted ? "voice.state.muted" : "voice.button");
     this.renderMembers();
   }

@@ -3,13 +3,20 @@
 // is over its result is the heading, and the hand's count follows.
 import { openEndScreen, scoreRow, showReady } from "../end_screen.js";
 
-// At a shared table the next hand (or match) is dealt once every person has asked: the foot
-// says whom it waits for.
+// At a shared table the next hand (or match) is dealt once every person has asked: once one
+// has, the foot says in a sentence whom it waits for, naming the seats as the table's other
+// sentences do (Words.who): "Waiting for your partner…"; to a seat it waits for, "Waiting for
+// you…", "Waiting for you, East and your partner…" (French puts "vous" first: "On vous
+// attend…").
 function readyWords(state, words) {
   const ready = state.shared ? state.ready : [];
+  const me = state.seat;
+  const deal = state.view.deal;
   const waiting = state.seats.flatMap((kind, seat) => (kind === "human" && !ready.includes(seat) ? [seat] : []));
-  const names = waiting.map((seat) => words.seatLabel(state.view.deal, seat, state.seat));
-  return ready.length && names.length ? words.t("seats.ready.waiting", { names: names.join(", ") }) : "";
+  if (!ready.length || !waiting.length) return "";
+  if (!waiting.includes(me)) return words.t("seats.ready.waiting", { names: words.whoAll(deal, waiting, me) });
+  const names = words.whoAll(deal, [me, ...waiting.filter((seat) => seat !== me)], me);
+  return words.plural("seats.ready.waiting_you", waiting.length, { names });
 }
 
 export function showHandEnd(dialog, state, words) {

@@ -30,6 +30,13 @@ export class Words {
     return this.compass(deal, seat);
   }
 
+  /** Seats in a sentence, as one list: "your partner", "East and your partner" (FR "Est et
+   * votre partenaire"), in the page's language. */
+  whoAll(deal, seats, me) {
+    const list = new Intl.ListFormat(document.documentElement.lang || undefined, { type: "conjunction" });
+    return list.format(seats.map((seat) => this.who(deal, seat, me)));
+  }
+
   /** A seat as listed in the auction: "You", "Partner", "East". */
   seatLabel(deal, seat, me) {
     const where = place(seat, me);

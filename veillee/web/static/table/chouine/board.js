@@ -24,6 +24,22 @@ function turnUpIndex(code, t) {
   return index;
 }
 
+// A row of declarations keeps its height (nothing above the hand moves): chips too many for its
+// width are drawn tighter, a step at a time, until all are in sight: their cards overlapped,
+// then their points without the name (the cards say which), then their cards overlapped more,
+// at last their first card only (chouine.css).
+const FIT_STEPS = ["overlap", "points", "stack", "first"];
+
+function fitDeclarations() {
+  for (const list of document.querySelectorAll("ul.declarations")) {
+    delete list.dataset.fit;
+    for (const step of FIT_STEPS) {
+      if (list.scrollWidth <= list.clientWidth + 1) break;
+      list.dataset.fit = step;
+    }
+  }
+}
+
 export class Board {
   presenceMark = true;
   dealOver = "count";
@@ -33,6 +49,9 @@ export class Board {
     this.t = page.t;
     this.trick = new Trick($("trick"), page.t, page.trickPauseMs);
     this.restartChoice = null; // the restart waiting for the player's confirmation
+    // a row whose width changes (the phone turned, the text size) fits its chips again
+    const rows = new ResizeObserver(fitDeclarations);
+    for (const list of document.querySelectorAll("ul.declarations")) rows.observe(list.parentElement);
     this.endScreen = {
       dialog: $("count"),
       show: (state) => showCount(state, this.t),
@@ -191,6 +210,7 @@ export class Board {
     $("my-piles").textContent = t("chouine.table.piles", { n: deal.piles[seat] });
     $("opp-declarations").replaceChildren(...this.declarations(deal.declarations[other]));
     $("my-declarations").replaceChildren(...this.declarations(deal.declarations[seat]));
+    fitDeclarations();
     $("opp-last-trick").disabled = !deal.opponent_last_trick;
     $("my-tricks").disabled = deal.own_tricks.length === 0;
 
@@ -224,16 +244,25 @@ export class Board {
   }
 
   /** A seat's declarations as compact chips (the cards shown say the suit); the full words
-   * for screen readers. */
+   * for screen readers. Each chip holds its name and points, and its points alone for a row
+   * too narrow for the names (fitDeclarations). */
   declarations(list) {
     return list.map((decl) => {
       const li = document.createElement("li");
       li.dataset.kind = decl.kind;
       li.setAttribute("aria-label", declarationLabel(decl, this.t));
-      const label = document.createElement("span");
-      label.setAttribute("aria-hidden", "true");
-      label.textContent = this.t(`chouine.declshort.${decl.kind}`, { points: decl.points });
-      li.append(label);
+      const name = document.createElement("span");
+      name.className = "decl-name";
+      name.setAttribute("aria-hidden", "true");
+      name.textContent = this.t(`chouine.declshort.${decl.kind}`, { points: decl.points });
+      li.append(name);
+      if (decl.points) {
+        const points = document.createElement("span");
+        points.className = "decl-points";
+        points.setAttribute("aria-hidden", "true");
+        points.textContent = String(decl.points);
+        li.append(points);
+      }
       for (const card of decl.cards ?? []) li.append(cardImage(card, this.t));
       return li;
     });
