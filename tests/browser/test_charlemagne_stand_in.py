@@ -257,3 +257,25 @@ async def test_stand_in_rematch_after_the_match_works(
     # The computer still stands in for West in the new match.
     badge = pages[0].get_by_test_id("seat-right").get_by_test_id("presence")
     await expect(badge).to_have_attribute("data-stand-in", "true")
+
+
+async def test_the_turn_line_says_whom_the_table_waits_for_while_they_are_away(
+    server: str, contexts: list[BrowserContext]
+) -> None:
+    # The person whose turn it is closes the tab: their partner's turn line no longer says
+    # they are bidding, but that the table waits for them, and says so until they are back.
+    first = await contexts[0].new_page()
+    table = await four_people(first, server)
+    await first.close()
+    pages = {seat: await sit(contexts[seat], server, table, seat) for seat in range(4)}
+    seen = {seat: await attrs(page) for seat, page in pages.items()}
+    (gone,) = [seat for seat, s in seen.items() if s["state"] == "my-turn"]
+    partner = pages[(gone + 2) % 4]
+    line = partner.get_by_test_id("turn-line")
+    await expect(line).to_have_text("Your partner is bidding…")
+    await pages.pop(gone).close()
+    await expect(line).to_have_text("Waiting for your partner (away)")
+    back = await contexts[gone].new_page()
+    await back.goto(server + table["url"])
+    await expect(back.locator("#table")).to_have_attribute("data-state", "my-turn")
+    await expect(line).to_have_text("Your partner is bidding…")

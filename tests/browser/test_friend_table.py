@@ -1,7 +1,7 @@
 """Chouine with a friend, in two browsers: the link, the waiting screen, the whole match by
 clicks, a third browser told the table is full, the count from seat 1, presence, and the
 ready handshake (each sees the other is ready); the link box never empty; a friend gone at the
-count is said on the count."""
+count is said on the count, and a friend gone on their turn on the turn line."""
 
 from __future__ import annotations
 
@@ -219,6 +219,30 @@ async def test_a_friend_gone_at_the_count_is_said_on_the_count(
         await back.get_by_test_id("next-partie").click()
         for page in (host, back):
             await expect(page.get_by_test_id("hand").locator("button.card")).to_have_count(5)
+    finally:
+        for c in ctx:
+            await c.close()
+
+
+async def test_a_friend_gone_on_their_turn_is_said_on_the_turn_line(
+    leaving_server: str, browser: Browser
+) -> None:
+    ctx = [await browser.new_context(locale="en-GB") for _ in range(2)]
+    try:
+        pages = [await c.new_page() for c in ctx]
+        table = await people_table(pages[0], leaving_server, shared=True)
+        for seat, page in enumerate(pages):
+            await sit(page, leaving_server, table, seat)
+        states = [(await table_state(page))[0] for page in pages]
+        mover = states.index("my-turn")  # whose turn it is closes the tab
+        stays = pages[1 - mover]
+        line = stays.get_by_test_id("turn-line")
+        await expect(line).to_have_text("Your friend's turn")
+        await pages[mover].close()
+        await expect(line).to_have_text("Waiting for your friend (away)")
+        back = await ctx[mover].new_page()
+        await sit(back, leaving_server, table, mover)
+        await expect(line).to_have_text("Your friend's turn")
     finally:
         for c in ctx:
             await c.close()

@@ -68,6 +68,18 @@ def test_french_keeps_its_marks_with_their_words(area: str) -> None:
     assert wrong == {}
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_string_writes_the_apostrophe_one_way(lang: str) -> None:
+    # The straight apostrophe everywhere: one screen never mixes "d'amis" and "l\u2019ordinateur".
+    curly = {
+        (area, key): text
+        for area in AREAS
+        for key, text in load(area, lang).items()
+        if "\u2019" in text
+    }
+    assert curly == {}
+
+
 def test_the_typography_check_catches_a_plain_space() -> None:
     bad = ["Talon : 19", "Chouine ! Vous", "donneur: Est", "partie ; la", "« Au meilleur »"]
     good = ["Talon\u00a0: 19", "Chouine\u202f! Vous", "partie\u202f; la", "«\u00a0Au\u00a0»"]

@@ -92,8 +92,7 @@ export class Comings {
 
   /** How the page's sentences name a seat of `state` ("your partner", "West"). */
   names(state) {
-    const board = this.page.board;
-    return (seat) => (board.seatInSentence ? board.seatInSentence(seat, state) : board.seatName(seat, state));
+    return (seat) => this.page.board.seatInSentence(seat, state);
   }
 
   /** Draw the box for `state`: the news, who has left, the host's seats to give and new links. */

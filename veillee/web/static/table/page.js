@@ -25,7 +25,8 @@
 //   hand(state)                  the hand's looks: {looks, why, choosing} (hand.js)
 //   tap(card, state)             a card of the hand was tapped (not while a change is on its way)
 //   turnLine(state), score(state) → {text, label}, news(state) → [{key, text}] (what the
-//   others did, said once per key), seatName(seat, state), seatRows(state) → [{seat, place,
+//   others did, said once per key), seatName(seat, state), seatInSentence(seat, state) (the
+//   seat named within a sentence: "your friend", "West"), seatRows(state) → [{seat, place,
 //   label, shareText}] (the other seats on the waiting screen), reason(code, state, fallback)
 //   (a refusal's words), gameState(state) (optional: a data-state of the game's own, or null)
 //
@@ -288,7 +289,19 @@ class TablePage {
 
   lineOf(state) {
     if (state.seated.includes(false)) return this.say("waiting.title");
+    const away = this.awayToAct(state);
+    if (away !== null) return this.t("leaving.turn_away", { name: this.comings.names(state)(away) });
     return this.board.turnLine(state);
+  }
+
+  /** The other person's seat whose turn it is while they have no page open (and the computer
+   * does not play for them), or null: the turn line then says whom the table waits for. */
+  awayToAct(state) {
+    const seat = state.view.deal.to_act;
+    if (seat === null || seat === undefined || seat === state.seat) return null;
+    const { here } = this.presence;
+    if (here === null || here.includes(seat) || state.stand_in.includes(seat)) return null;
+    return this.presence.people(state).includes(seat) ? seat : null;
   }
 
   drawTurnLine() {
@@ -350,6 +363,7 @@ class TablePage {
     if (!state?.shared) return;
     this.comings.heardPresence(seats, state);
     this.board.drawPresence(state);
+    if (!this.down) this.drawTurnLine(); // whom the table waits for, when they come or go
     // A seat whose person left for good is said once, where the table was (showLeft).
     const left = state.left ?? [];
     const news = changes.filter(({ seat }) => !left.includes(seat)).map(({ seat, here, first }) => {

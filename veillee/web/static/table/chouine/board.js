@@ -104,6 +104,10 @@ export class Board {
     return this.t("friend.name");
   }
 
+  seatInSentence() {
+    return this.t("friend.in_sentence");
+  }
+
   seatRows(state) {
     const text = this.t("friend.waiting.share_text", { best_of: state.view.match.best_of });
     return [{ seat: 1 - state.seat, place: "friend", label: this.t("friend.name"), shareText: text }];
