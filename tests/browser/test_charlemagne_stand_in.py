@@ -95,6 +95,17 @@ async def play(
             await asyncio.sleep(0.03)
 
 
+async def all_seated(
+    server: str, contexts: list[BrowserContext], options: dict[str, int] | None = None
+) -> tuple[Any, dict[int, Page]]:
+    """Four people at a table (the test hook), each in a browser of their own: the table and
+    the four pages."""
+    first = await contexts[0].new_page()
+    table = await four_people(first, server, options)
+    await first.close()
+    return table, {seat: await sit(contexts[seat], server, table, seat) for seat in range(4)}
+
+
 async def west_has_gone(north: Page) -> None:
     """North is told West has left, and lets the computer play for West."""
     await expect(north.get_by_test_id("away-3")).to_have_text("West has left")
@@ -173,10 +184,7 @@ async def test_a_partner_gone_at_the_hand_end_is_shown_on_the_screen_and_stood_i
     # screen. The screen lies over the top of the table, where the notices are: they come into
     # it, so that North sees that the partner has left, in a sentence, and can let the
     # computer play for them (a real click: nothing lies over the button); the next hand comes.
-    first = await contexts[0].new_page()
-    table = await four_people(first, server)
-    await first.close()
-    pages = {seat: await sit(contexts[seat], server, table, seat) for seat in range(4)}
+    _, pages = await all_seated(server, contexts)
     await play(
         pages, lambda seen: all(s["state"] == "hand-over" for s in seen.values()), next_hands=False
     )
@@ -264,10 +272,7 @@ async def test_the_turn_line_says_whom_the_table_waits_for_while_they_are_away(
 ) -> None:
     # The person whose turn it is closes the tab: their partner's turn line no longer says
     # they are bidding, but that the table waits for them, and says so until they are back.
-    first = await contexts[0].new_page()
-    table = await four_people(first, server)
-    await first.close()
-    pages = {seat: await sit(contexts[seat], server, table, seat) for seat in range(4)}
+    table, pages = await all_seated(server, contexts)
     seen = {seat: await attrs(page) for seat, page in pages.items()}
     (gone,) = [seat for seat, s in seen.items() if s["state"] == "my-turn"]
     partner = pages[(gone + 2) % 4]
